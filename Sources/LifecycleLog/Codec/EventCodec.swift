@@ -1,0 +1,271 @@
+/// The stored binary encoding of one event (record layout 1), documented
+/// byte by byte in FORMAT.md. No JSON and no `Codable`: identifiers are
+/// numbers into the trace's ``SymbolTable``, enums are single bytes, integers
+/// are varints.
+enum EventCodec {
+    /// The record layout this version writes and reads.
+    static let layoutVersion: UInt32 = 1
+
+    enum Tag: UInt8 {
+        case unknown = 0, launch, terminate, open, dismiss, phase, delegate, write, read, save, activity, mark
+    }
+
+    static let platformCodes: [Platform] = [.iOS, .iPadOS, .macOS, .macCatalyst, .tvOS, .watchOS, .visionOS]
+    static let phaseCodes: [ScenePhase] = [.active, .inactive, .background]
+    static let scopeCodes: [StateScope] = [.scene, .app, .shared]
+    static let stateCodes: [ActivityState] = [.start, .stop]
+
+    // MARK: Encoding
+
+    /// Appends the record of `event` to `w`, interning identifiers in `symbols`.
+    static func encode(_ event: Event, into w: inout ByteWriter, symbols: inout SymbolTable) {
+        func sym(_ s: String?) {
+            guard let s else { w.varint(0); return }
+            w.varint(UInt64(symbols.intern(s).id) + 1)
+        }
+        func text(_ s: String?) {
+            guard let s else { w.varint(0); return }
+            w.varint(UInt64(s.utf8.count) + 1)
+            w.bytes.append(contentsOf: s.utf8)
+        }
+        func code<T: Equatable>(_ value: T?, in table: [T]) {
+            guard let value, let i = table.firstIndex(of: value) else { w.byte(0); return }
+            w.byte(UInt8(i + 1))
+        }
+        func version(_ v: UInt64?) { w.varint(v.map { $0 &+ 1 } ?? 0) }
+
+        switch event.kind {
+        case .unknown(let name): w.byte(Tag.unknown.rawValue); time(event.t, &w); sym(name)
+        case .launch(let l):
+            w.byte(Tag.launch.rawValue); time(event.t, &w)
+            code(l.platform, in: platformCodes)
+            w.varint(UInt64(l.scenes.count))
+            for scene in l.scenes {
+                sym(scene.id); sym(scene.kind.rawValue); text(scene.presentedType); text(scene.title)
+                extras(scene.extraFields, &w, &symbols)
+            }
+            text(l.reason); text(l.app); text(l.os); text(l.build)
+        case .terminate(let reason): w.byte(Tag.terminate.rawValue); time(event.t, &w); text(reason)
+        case .open(let window, let scene, let value, let restored):
+            w.byte(Tag.open.rawValue); time(event.t, &w)
+            sym(window); sym(scene)
+            w.byte(restored.map { $0 ? 2 : 1 } ?? 0)
+            if let value { w.byte(1); JSONValueCodec.encode(value, into: &w) } else { w.byte(0) }
+        case .dismiss(let window, let reason): w.byte(Tag.dismiss.rawValue); time(event.t, &w); sym(window); text(reason)
+        case .phase(let phase, let window): w.byte(Tag.phase.rawValue); time(event.t, &w); code(phase, in: phaseCodes); sym(window)
+        case .delegate(let callback, let window): w.byte(Tag.delegate.rawValue); time(event.t, &w); sym(callback); sym(window)
+        case .write(let key, let scope, let window, let base):
+            w.byte(Tag.write.rawValue); time(event.t, &w); sym(key); code(scope, in: scopeCodes); sym(window); version(base)
+        case .read(let key, let scope, let window, let v):
+            w.byte(Tag.read.rawValue); time(event.t, &w); sym(key); code(scope, in: scopeCodes); sym(window); version(v)
+        case .save(let keys, let window, let store):
+            w.byte(Tag.save.rawValue); time(event.t, &w)
+            if let keys { w.varint(UInt64(keys.count) + 1); keys.forEach { sym($0) } } else { w.varint(0) }
+            sym(window); text(store)
+        case .activity(let name, let state, let window):
+            w.byte(Tag.activity.rawValue); time(event.t, &w); sym(name); code(state, in: stateCodes); sym(window)
+        case .mark(let label): w.byte(Tag.mark.rawValue); time(event.t, &w); text(label)
+        }
+        extras(event.extraFields, &w, &symbols)
+    }
+
+    private static func time(_ t: Double, _ w: inout ByteWriter) {
+        if t == t.rounded(), t >= 0, t < 4.6e18 {
+            w.varint(UInt64(t) << 1)
+        } else {
+            w.varint(1)
+            w.double(t)
+        }
+    }
+
+    private static func extras(_ members: [JSONMember], _ w: inout ByteWriter, _ symbols: inout SymbolTable) {
+        w.varint(UInt64(members.count))
+        for m in members {
+            w.varint(UInt64(symbols.intern(m.name).id) + 1)
+            JSONValueCodec.encode(m.value, into: &w)
+        }
+    }
+
+    // MARK: Decoding
+
+    /// Decodes one record. Every byte is checked: a damaged record throws
+    /// `corruptTrace`, it never traps.
+    static func decode(_ bytes: UnsafeRawBufferPointer, symbols: SymbolTable) throws -> Event {
+        var r = ByteReader(bytes)
+        let tagByte = try r.byte()
+        guard let tag = Tag(rawValue: tagByte) else { throw r.corrupt("unknown event tag \(tagByte)") }
+        let t = try readTime(&r)
+
+        func optionalSym() throws -> String? {
+            let v = try r.varint()
+            return v == 0 ? nil : try symbols.string(v - 1)
+        }
+        func requiredSym() throws -> String {
+            guard let s = try optionalSym() else { throw r.corrupt("missing required name") }
+            return s
+        }
+        func text() throws -> String? {
+            let n = try r.varint()
+            if n == 0 { return nil }
+            guard n - 1 <= UInt64(r.bytes.count - r.offset) else { throw r.corrupt("text past the end") }
+            let slice = UnsafeRawBufferPointer(rebasing: r.bytes[r.offset..<(r.offset + Int(n - 1))])
+            let s = String(decoding: slice, as: UTF8.self)
+            guard s.utf8.elementsEqual(slice) else { throw r.corrupt("invalid UTF-8") }
+            r.offset += Int(n - 1)
+            return s
+        }
+        func code<T>(_ table: [T]) throws -> T? {
+            let c = try r.byte()
+            if c == 0 { return nil }
+            guard Int(c) <= table.count else { throw r.corrupt("unknown code \(c)") }
+            return table[Int(c) - 1]
+        }
+        func requiredCode<T>(_ table: [T]) throws -> T {
+            guard let value = try code(table) else { throw r.corrupt("missing required code") }
+            return value
+        }
+        func version() throws -> UInt64? {
+            let v = try r.varint()
+            return v == 0 ? nil : v - 1
+        }
+
+        let kind: Event.Kind
+        switch tag {
+        case .unknown: kind = .unknown(name: try requiredSym())
+        case .launch:
+            let platform = try requiredCode(platformCodes)
+            let sceneCount = try r.count(limit: r.bytes.count)
+            var scenes: [SceneDeclaration] = []
+            for _ in 0..<sceneCount {
+                let id = try requiredSym()
+                let kindName = try requiredSym()
+                let presented = try text()
+                let title = try text()
+                scenes.append(SceneDeclaration(id: id, kind: SceneKind(rawValue: kindName), presentedType: presented,
+                                               title: title, extraFields: try readExtras(&r, symbols)))
+            }
+            kind = .launch(Event.Launch(platform: platform, scenes: scenes, reason: try text(), app: try text(),
+                                        os: try text(), build: try text()))
+        case .terminate: kind = .terminate(reason: try text())
+        case .open:
+            let window = try requiredSym()
+            let scene = try requiredSym()
+            let restoredCode = try r.byte()
+            guard restoredCode <= 2 else { throw r.corrupt("bad restored flag") }
+            let hasValue = try r.byte()
+            guard hasValue <= 1 else { throw r.corrupt("bad value flag") }
+            let value = hasValue == 1 ? try JSONValueCodec.decode(&r, depth: 0) : nil
+            kind = .open(window: window, scene: scene, value: value, restored: restoredCode == 0 ? nil : restoredCode == 2)
+        case .dismiss: kind = .dismiss(window: try requiredSym(), reason: try text())
+        case .phase: kind = .phase(try requiredCode(phaseCodes), window: try optionalSym())
+        case .delegate: kind = .delegate(callback: try requiredSym(), window: try optionalSym())
+        case .write: kind = .write(key: try requiredSym(), scope: try requiredCode(scopeCodes), window: try optionalSym(), base: try version())
+        case .read: kind = .read(key: try requiredSym(), scope: try requiredCode(scopeCodes), window: try optionalSym(), version: try version())
+        case .save:
+            let n = try r.varint()
+            var keys: [String]?
+            if n > 0 {
+                guard n - 1 <= UInt64(r.bytes.count) else { throw r.corrupt("key count out of range") }
+                keys = try (0..<Int(n - 1)).map { _ in try requiredSym() }
+            }
+            kind = .save(keys: keys, window: try optionalSym(), store: try text())
+        case .activity: kind = .activity(name: try requiredSym(), state: try requiredCode(stateCodes), window: try optionalSym())
+        case .mark:
+            guard let label = try text() else { throw r.corrupt("missing label") }
+            kind = .mark(label: label)
+        }
+        let extra = try readExtras(&r, symbols)
+        guard r.isAtEnd else { throw r.corrupt("\(r.bytes.count - r.offset) unexpected trailing bytes") }
+        return Event(t: t, kind, extraFields: extra)
+    }
+
+    private static func readTime(_ r: inout ByteReader) throws -> Double {
+        let v = try r.varint()
+        if v & 1 == 0 { return Double(v >> 1) }
+        guard v == 1 else { throw r.corrupt("bad time encoding") }
+        let d = try r.double()
+        guard d.isFinite, d >= 0 else { throw r.corrupt("bad time value") }
+        return d
+    }
+
+    private static func readExtras(_ r: inout ByteReader, _ symbols: SymbolTable) throws -> [JSONMember] {
+        let n = try r.count(limit: r.bytes.count)
+        if n == 0 { return [] }
+        var members: [JSONMember] = []
+        members.reserveCapacity(n)
+        for _ in 0..<n {
+            let nameID = try r.varint()
+            guard nameID > 0 else { throw r.corrupt("missing field name") }
+            members.append(JSONMember(try symbols.string(nameID - 1), try JSONValueCodec.decode(&r, depth: 0)))
+        }
+        return members
+    }
+}
+
+/// The stored encoding of a ``JSONValue`` (FORMAT.md, "Values").
+enum JSONValueCodec {
+    static func encode(_ value: JSONValue, into w: inout ByteWriter) {
+        switch value {
+        case .null: w.byte(0)
+        case .bool(let b): w.byte(b ? 2 : 1)
+        case .number(let literal):
+            if let i = Int64(literal), String(i) == literal {
+                w.byte(3)
+                w.varint(UInt64(bitPattern: (i << 1) ^ (i >> 63)))  // zigzag
+            } else {
+                w.byte(4)
+                w.string(literal)
+            }
+        case .string(let s): w.byte(5); w.string(s)
+        case .array(let items):
+            w.byte(6); w.varint(UInt64(items.count))
+            for item in items { encode(item, into: &w) }
+        case .object(let members):
+            w.byte(7); w.varint(UInt64(members.count))
+            for m in members { w.string(m.name); encode(m.value, into: &w) }
+        }
+    }
+
+    static func decode(_ r: inout ByteReader, depth: Int) throws -> JSONValue {
+        guard depth <= JSONParser.maxDepth else { throw r.corrupt("value nested too deeply") }
+        let tag = try r.byte()
+        switch tag {
+        case 0: return .null
+        case 1: return .bool(false)
+        case 2: return .bool(true)
+        case 3:
+            let z = try r.varint()
+            let i = Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1)))
+            return .number(String(i))
+        case 4:
+            let literal = try r.string()
+            guard isNumberLiteral(literal) else { throw r.corrupt("bad number literal") }
+            return .number(literal)
+        case 5: return .string(try r.string())
+        case 6:
+            let n = try r.count(limit: r.bytes.count - r.offset)
+            var items: [JSONValue] = []
+            for _ in 0..<n { items.append(try decode(&r, depth: depth + 1)) }
+            return .array(items)
+        case 7:
+            let n = try r.count(limit: r.bytes.count - r.offset)
+            var members: [JSONMember] = []
+            for _ in 0..<n {
+                let name = try r.string()
+                members.append(JSONMember(name, try decode(&r, depth: depth + 1)))
+            }
+            return .object(members)
+        default:
+            throw r.corrupt("unknown value tag \(tag)")
+        }
+    }
+
+    /// Whether `s` is a JSON number literal (so that export never writes invalid JSON).
+    static func isNumberLiteral(_ s: String) -> Bool {
+        var bytes = Array(s.utf8)
+        return bytes.withUnsafeMutableBufferPointer { buf in
+            if case .number? = try? JSONParser.parse(UnsafeBufferPointer(buf)) { return true }
+            return false
+        }
+    }
+}

@@ -1,0 +1,100 @@
+/// Turns the lines of a JSON Lines trace into events: skips blank and `#`
+/// lines, reads the optional header, validates each event and that `t` never
+/// goes backwards, and numbers the events (their seq).
+///
+/// Every error names the line, and the column where the JSON parser gives one.
+struct JSONLinesDecoder {
+    /// The interchange format version this reader understands.
+    static let supportedVersion: Int64 = 1
+
+    let path: String?
+    private(set) var seq: UInt64 = 0
+    private(set) var lastT: Double = 0
+    private var sawFirstObject = false
+
+    init(path: String?) { self.path = path }
+
+    /// Decodes one line; returns `nil` for blank lines, comments and the header.
+    mutating func decode(line: UnsafeBufferPointer<UInt8>, number: Int) throws -> Event? {
+        var i = 0
+        while i < line.count, line[i] == 0x20 || line[i] == 0x09 { i += 1 }
+        if i == line.count || line[i] == UInt8(ascii: "#") { return nil }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            throw LifecycleLogError(.invalidInput, "not valid JSON: \(error.message)", path: path, line: number,
+                                    column: Self.column(of: error.offset, in: line))
+        }
+        guard case .object(let members) = value else {
+            throw LifecycleLogError(.invalidInput, "each line must be one JSON object (an event), got \(Event.describe(value))",
+                                    path: path, line: number, column: i + 1)
+        }
+        let isFirst = !sawFirstObject
+        sawFirstObject = true
+        if isFirst, !members.contains(where: { $0.name == "event" }), let format = members.first(where: { $0.name == "format" }) {
+            try checkHeader(format: format.value, members: members, line: number)
+            return nil
+        }
+        let event: Event
+        do {
+            event = try Event.decode(members: members)
+        } catch {
+            throw LifecycleLogError(.invalidInput, error.message, path: path, line: number, seq: seq + 1)
+        }
+        if event.t < lastT {
+            throw LifecycleLogError(.invalidInput,
+                                    "\"t\" goes backwards: \(JSONWriter.number(event.t)) is smaller than the previous event's \(JSONWriter.number(lastT)); events must be in the order they happened",
+                                    path: path, line: number, seq: seq + 1)
+        }
+        lastT = event.t
+        seq += 1
+        return event
+    }
+
+    private func checkHeader(format: JSONValue, members: [JSONMember], line: Int) throws {
+        guard format == .string("lifecycle-trace") else {
+            throw LifecycleLogError(.invalidInput, "the header's \"format\" must be \"lifecycle-trace\", got \(Event.describe(format))",
+                                    path: path, line: line)
+        }
+        guard let versionValue = members.first(where: { $0.name == "version" })?.value else { return }
+        guard let version = versionValue.integerValue, version >= 1 else {
+            throw LifecycleLogError(.invalidInput, "the header's \"version\" must be a whole number from 1, got \(Event.describe(versionValue))",
+                                    path: path, line: line)
+        }
+        if version > Self.supportedVersion {
+            throw LifecycleLogError(.unsupportedVersion,
+                                    "the trace is format version \(version), but this replay reads version \(Self.supportedVersion); update LifecycleLog to read it",
+                                    path: path, line: line)
+        }
+    }
+
+    /// The 1-based column, counted in characters (Unicode scalars), of a byte offset.
+    static func column(of offset: Int, in line: UnsafeBufferPointer<UInt8>) -> Int {
+        var column = 1
+        var i = 0
+        while i < min(offset, line.count) {
+            if line[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        return column
+    }
+}
+
+extension JSONLinesDecoder {
+    /// Reads every event of the JSON Lines file at `path` (`-` for standard
+    /// input), calling `body` with each event and its seq, in order.
+    ///
+    /// - Throws: ``LifecycleLogError`` with code `invalidInput` or
+    ///   `unsupportedVersion` naming the line, or `io`.
+    static func forEachEvent(inFile path: String, _ body: (UInt64, Event) throws -> Void) throws {
+        var reader = try LineReader(path: path)
+        var decoder = JSONLinesDecoder(path: path)
+        try reader.forEachLine { number, line in
+            if let event = try decoder.decode(line: line, number: number) {
+                try body(decoder.seq, event)
+            }
+            return true
+        }
+    }
+}

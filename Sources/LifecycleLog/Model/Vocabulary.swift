@@ -1,0 +1,70 @@
+/// A SwiftUI `ScenePhase`: the phase of one window, or of the whole app.
+public enum ScenePhase: String, Sendable, Hashable, CaseIterable {
+    /// In the foreground and interactive.
+    case active
+    /// In the foreground but not receiving events (app switcher, a sheet from the system, launching).
+    case inactive
+    /// Not visible; the system may suspend or kill the app at any moment.
+    case background
+}
+
+/// Where a piece of state lives, which decides who may lose it.
+public enum StateScope: String, Sendable, Hashable, CaseIterable {
+    /// Owned by one window, like a draft or `@SceneStorage`.
+    case scene
+    /// One value for the whole app, like `@AppStorage`.
+    case app
+    /// A model object that several windows read and write.
+    case shared
+}
+
+/// The platform a run was launched on.
+public enum Platform: String, Sendable, Hashable, CaseIterable {
+    case iOS, iPadOS, macOS, macCatalyst, tvOS, watchOS, visionOS
+}
+
+/// Whether an ``Event/Kind/activity(name:state:window:)`` started or stopped.
+public enum ActivityState: String, Sendable, Hashable, CaseIterable {
+    case start, stop
+}
+
+/// The kind of a scene declaration in an `App`'s `body`.
+///
+/// Known kinds have constants; other names (a scene type newer than this
+/// version) are kept as they are.
+public struct SceneKind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    public static let windowGroup = SceneKind(rawValue: "WindowGroup")
+    public static let window = SceneKind(rawValue: "Window")
+    public static let documentGroup = SceneKind(rawValue: "DocumentGroup")
+    public static let settings = SceneKind(rawValue: "Settings")
+    public static let menuBarExtra = SceneKind(rawValue: "MenuBarExtra")
+    public static let immersiveSpace = SceneKind(rawValue: "ImmersiveSpace")
+}
+
+/// One scene declaration of a `launch`: `WindowGroup(id: "note", for: Note.ID.self)`
+/// is `SceneDeclaration(id: "note", kind: .windowGroup, presentedType: "Note.ID")`.
+public struct SceneDeclaration: Sendable, Hashable {
+    /// The scene's id, as passed to `openWindow(id:)`.
+    public var id: String
+    /// The scene type.
+    public var kind: SceneKind
+    /// The presented value's type name for `WindowGroup(for:)` (the JSON field `for`).
+    public var presentedType: String?
+    /// The scene's title, if recorded.
+    public var title: String?
+    /// Fields this version does not interpret, kept for export.
+    public var extraFields: [JSONMember]
+
+    /// Creates a scene declaration.
+    public init(id: String, kind: SceneKind, presentedType: String? = nil, title: String? = nil, extraFields: [JSONMember] = []) {
+        self.id = id
+        self.kind = kind
+        self.presentedType = presentedType
+        self.title = title
+        self.extraFields = extraFields
+    }
+}

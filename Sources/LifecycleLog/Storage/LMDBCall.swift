@@ -1,0 +1,52 @@
+import CLMDB
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one place where liblmdb status codes become ``LifecycleLogError``s.
+///
+/// Every `mdb_*` call that can fail goes through ``check(_:_:path:)`` so that
+/// the error names the function, LMDB's status and message, and a sentence
+/// saying what to do.
+enum LMDBCall {
+    /// Throws unless `status` is `MDB_SUCCESS`.
+    @inline(__always)
+    static func check(_ function: StaticString, _ status: Int32, path: String? = nil) throws(LifecycleLogError) {
+        if status != MDB_SUCCESS { throw error(function, status, path: path) }
+    }
+
+    /// Maps an LMDB or errno status to a typed error with advice.
+    static func error(_ function: StaticString, _ status: Int32, path: String? = nil) -> LifecycleLogError {
+        let lmdbText = String(cString: mdb_strerror(status))
+        let code: LifecycleLogError.Code
+        let advice: String
+        switch status {
+        case MDB_INVALID, MDB_VERSION_MISMATCH:
+            code = .notATrace
+            advice = "the file is not an LMDB environment this liblmdb can read; check that it is a trace written by `replay import` or the recorder"
+        case MDB_CORRUPTED, MDB_PAGE_NOTFOUND, MDB_BAD_TXN:
+            code = .corruptTrace
+            advice = "the trace file is damaged; re-import it from its JSON Lines source if you have one"
+        case MDB_MAP_FULL:
+            code = .storage
+            advice = "the trace's map is full; this is retried automatically, so seeing it means the map could not grow (check free disk space)"
+        case ENOENT:
+            code = .io
+            advice = "no such file; check the path"
+        case EACCES, EPERM, EROFS:
+            code = .io
+            advice = "permission denied; check that the file and its folder are readable (and writable when recording)"
+        case ENOSPC, EFBIG, EDQUOT:
+            code = .io
+            advice = "the disk or the file-size limit is full; free space and try again"
+        default:
+            code = status > 0 && status < MDB_KEYEXIST ? .io : .storage
+            advice = "see liblmdb's message"
+        }
+        return LifecycleLogError(
+            code, "\(lmdbText): \(advice)", path: path, lmdbStatus: status, function: "\(function)")
+    }
+}

@@ -1,0 +1,97 @@
+import CLMDB
+
+/// A named database inside a trace's environment.
+struct LMDBDatabase: Sendable, Hashable {
+    let dbi: MDB_dbi
+}
+
+/// One LMDB transaction, lent to a closure by ``LMDBEnvironment/read(_:)`` or
+/// ``LMDBEnvironment/write(_:)``. It is non-copyable so that it cannot escape
+/// the closure that was handed it.
+///
+/// Byte buffers passed to the callbacks of ``get(_:key:_:)`` and
+/// ``forEach(_:from:_:)`` point into LMDB's map: they are valid only during
+/// the callback and must be copied to be kept.
+struct LMDBTransaction: ~Copyable {
+    let handle: OpaquePointer
+    let path: String
+
+    /// Opens (or, in a write transaction with `create`, creates) a named
+    /// database. Returns `nil` when it does not exist and `create` is false.
+    func openDatabase(_ name: String, create: Bool) throws -> LMDBDatabase? {
+        var dbi: MDB_dbi = 0
+        let status = mdb_dbi_open(handle, name, create ? UInt32(MDB_CREATE) : 0, &dbi)
+        if status == MDB_NOTFOUND { return nil }
+        try LMDBCall.check("mdb_dbi_open", status, path: path)
+        return LMDBDatabase(dbi: dbi)
+    }
+
+    /// Calls `body` with the value stored under `key`, or returns `nil` when
+    /// there is none. The buffer is valid only inside `body`.
+    func get<R>(_ db: LMDBDatabase, key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val()
+        let status = mdb_get(handle, db.dbi, &k, &v)
+        if status == MDB_NOTFOUND { return nil }
+        try LMDBCall.check("mdb_get", status, path: path)
+        return try body(UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+    }
+
+    /// Stores `value` under `key`. With `append`, the key must sort after
+    /// every key already in the database (`MDB_APPEND`), which makes appends
+    /// of ascending seqs cheap.
+    func put(_ db: LMDBDatabase, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, append: Bool) throws {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        try LMDBCall.check("mdb_put", mdb_put(handle, db.dbi, &k, &v, append ? UInt32(MDB_APPEND) : 0), path: path)
+    }
+
+    /// The number of entries in a database.
+    func count(_ db: LMDBDatabase) throws -> Int {
+        var stat = MDB_stat()
+        try LMDBCall.check("mdb_stat", mdb_stat(handle, db.dbi, &stat), path: path)
+        return stat.ms_entries
+    }
+
+    /// Visits entries in key order, starting at the first key not below
+    /// `from` (or the first key), until `body` returns `false`. The buffers
+    /// are valid only during each call.
+    func forEach(
+        _ db: LMDBDatabase, from: UnsafeRawBufferPointer? = nil,
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        var cursor: OpaquePointer?
+        try LMDBCall.check("mdb_cursor_open", mdb_cursor_open(handle, db.dbi, &cursor), path: path)
+        defer { mdb_cursor_close(cursor) }
+        var k = MDB_val()
+        var v = MDB_val()
+        var status: Int32
+        if let from {
+            k = MDB_val(mv_size: from.count, mv_data: UnsafeMutableRawPointer(mutating: from.baseAddress))
+            status = mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
+        } else {
+            status = mdb_cursor_get(cursor, &k, &v, MDB_FIRST)
+        }
+        while status == MDB_SUCCESS {
+            let keep = try body(
+                UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
+                UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+            if !keep { return }
+            status = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)
+        }
+        if status != MDB_NOTFOUND { try LMDBCall.check("mdb_cursor_get", status, path: path) }
+    }
+
+    /// The last key of a database, copied out, or `nil` when it is empty.
+    func lastKey(_ db: LMDBDatabase) throws -> [UInt8]? {
+        var cursor: OpaquePointer?
+        try LMDBCall.check("mdb_cursor_open", mdb_cursor_open(handle, db.dbi, &cursor), path: path)
+        defer { mdb_cursor_close(cursor) }
+        var k = MDB_val()
+        var v = MDB_val()
+        let status = mdb_cursor_get(cursor, &k, &v, MDB_LAST)
+        if status == MDB_NOTFOUND { return nil }
+        try LMDBCall.check("mdb_cursor_get", status, path: path)
+        return Array(UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size))
+    }
+}

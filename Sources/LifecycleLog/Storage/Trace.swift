@@ -1,0 +1,82 @@
+/// A trace file opened for reading.
+///
+/// Opening is read-only in LMDB's strictest sense (`MDB_RDONLY | MDB_NOLOCK`):
+/// it works on a read-only file system and never creates or changes a file,
+/// so fixtures in a checkout never gain a `*.lmdb-lock`. A trace that is being
+/// recorded can be read at the same time; each read sees a consistent prefix.
+///
+/// ```swift
+/// let trace = try Trace(path: "session.lmdb")
+/// try trace.forEachEvent { seq, event in
+///     print(seq, event.name)
+/// }
+/// ```
+public final class Trace {
+    /// The file this trace was opened from.
+    public let path: String
+    let environment: LMDBEnvironment
+    let databases: TraceDatabases
+    private(set) var symbols = SymbolTable()
+
+    /// Opens the trace at `path` for reading.
+    ///
+    /// - Throws: ``LifecycleLogError`` with code `io` (missing or unreadable
+    ///   file), `notATrace`, `unsupportedVersion` or `corruptTrace`.
+    public init(path: String) throws {
+        self.path = path
+        do {
+            environment = try LMDBEnvironment(path: path, mode: .readOnly)
+            var table = SymbolTable()
+            databases = try environment.read { txn in
+                let dbs = try TraceDatabases.open(in: txn, path: path)
+                try dbs.loadSymbols(into: &table, in: txn, path: path)
+                return dbs
+            }
+            symbols = table
+        } catch let error as LifecycleLogError {
+            throw error.at(path: path)
+        }
+    }
+
+    /// The number of events in the trace (the last seq).
+    public var eventCount: Int {
+        get throws { try environment.read { txn in try txn.count(databases.events) } }
+    }
+
+    /// Calls `body` with each event from `seq` on, in order, until the end of
+    /// the trace or until `body` returns `false`. All events are read in one
+    /// read transaction, so they form a consistent prefix even while the trace
+    /// is being recorded.
+    ///
+    /// - Throws: ``LifecycleLogError`` (`corruptTrace` naming the seq of a
+    ///   damaged event), or whatever `body` throws.
+    public func forEachEvent(from seq: UInt64 = 1, _ body: (_ seq: UInt64, _ event: Event) throws -> Bool) throws {
+        try environment.read { txn in
+            try databases.loadSymbols(into: &symbols, in: txn, path: path)
+            var expected = seq
+            try TraceLayout.seqKey(seq).withUnsafeBytes { from in
+                try txn.forEach(databases.events, from: from) { key, value in
+                    guard TraceLayout.seq(fromKey: key) == expected else {
+                        throw LifecycleLogError(.corruptTrace, "expected the event with seq \(expected) next, but the stored keys skip or repeat; the file is damaged",
+                                                path: path, seq: expected)
+                    }
+                    let event: Event
+                    do {
+                        event = try EventCodec.decode(value, symbols: symbols)
+                    } catch var error as LifecycleLogError {
+                        error.path = path
+                        error.seq = expected
+                        throw error
+                    }
+                    expected += 1
+                    return try body(expected - 1, event)
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with each event, in order.
+    public func forEachEvent(_ body: (_ seq: UInt64, _ event: Event) throws -> Void) throws {
+        try forEachEvent(from: 1) { seq, event in try body(seq, event); return true }
+    }
+}

@@ -1,0 +1,111 @@
+/// The names and keys of the stored layout (FORMAT.md, "Databases").
+enum TraceLayout {
+    static let metaDatabase = "meta"
+    static let symbolsDatabase = "symbols"
+    static let eventsDatabase = "events"
+
+    static let formatKey = "format"
+    static let formatName = "lifecycle-trace"
+    static let layoutKey = "layout"
+    static let traceVersionKey = "trace-version"
+    static let writerKey = "writer"
+
+    /// Who wrote a trace, stored under `writer`.
+    static let writerName = "LifecycleLog 0.1.0"
+
+    /// An event's key: its seq as 8 big-endian bytes, so that key order is seq order.
+    static func seqKey(_ seq: UInt64) -> [UInt8] {
+        withUnsafeBytes(of: seq.bigEndian) { Array($0) }
+    }
+
+    static func seq(fromKey key: UnsafeRawBufferPointer) -> UInt64? {
+        guard key.count == 8 else { return nil }
+        var v: UInt64 = 0
+        for b in key { v = v << 8 | UInt64(b) }
+        return v
+    }
+
+    /// A symbol's key: its id as 4 big-endian bytes.
+    static func symbolKey(_ id: UInt32) -> [UInt8] {
+        withUnsafeBytes(of: id.bigEndian) { Array($0) }
+    }
+
+    static func u32(_ v: UInt32) -> [UInt8] { withUnsafeBytes(of: v.bigEndian) { Array($0) } }
+}
+
+/// The open databases of one trace and its symbol table: what both the
+/// reading and the appending side need.
+struct TraceDatabases {
+    var meta: LMDBDatabase
+    var symbols: LMDBDatabase
+    var events: LMDBDatabase
+
+    /// Opens the databases of an existing trace and checks its metadata.
+    static func open(in txn: borrowing LMDBTransaction, path: String) throws -> TraceDatabases {
+        let notATrace = LifecycleLogError(.notATrace,
+            "an LMDB file without LifecycleLog metadata, not a trace; create traces with `replay import` or the recorder",
+            path: path)
+        guard let meta = try txn.openDatabase(TraceLayout.metaDatabase, create: false) else { throw notATrace }
+        let format: String? = try TraceLayout.formatKey.utf8CString.withUnsafeBytes { raw in
+            try txn.get(meta, key: UnsafeRawBufferPointer(rebasing: raw.dropLast())) { String(decoding: $0, as: UTF8.self) }
+        }
+        guard format == TraceLayout.formatName else { throw notATrace }
+        let layout: UInt32? = try TraceLayout.layoutKey.utf8CString.withUnsafeBytes { raw in
+            try txn.get(meta, key: UnsafeRawBufferPointer(rebasing: raw.dropLast())) { bytes in
+                bytes.count == 4 ? bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : nil
+            } ?? nil
+        }
+        guard let layout else {
+            throw LifecycleLogError(.corruptTrace, "the trace's metadata has no valid \"layout\" entry; the file is damaged", path: path)
+        }
+        if layout > EventCodec.layoutVersion {
+            throw LifecycleLogError(.unsupportedVersion,
+                "the trace uses stored layout \(layout), but this replay reads layout \(EventCodec.layoutVersion); update LifecycleLog to read it",
+                path: path)
+        }
+        guard let symbols = try txn.openDatabase(TraceLayout.symbolsDatabase, create: false),
+              let events = try txn.openDatabase(TraceLayout.eventsDatabase, create: false) else {
+            throw LifecycleLogError(.corruptTrace, "the trace lacks its symbols or events database; the file is damaged", path: path)
+        }
+        return TraceDatabases(meta: meta, symbols: symbols, events: events)
+    }
+
+    /// Creates the databases and metadata of a new trace.
+    static func create(in txn: borrowing LMDBTransaction) throws -> TraceDatabases {
+        // `!`: with create: true, openDatabase returns a database or throws.
+        let meta = try txn.openDatabase(TraceLayout.metaDatabase, create: true)!
+        let symbols = try txn.openDatabase(TraceLayout.symbolsDatabase, create: true)!
+        let events = try txn.openDatabase(TraceLayout.eventsDatabase, create: true)!
+        func put(_ key: String, _ value: [UInt8]) throws {
+            try Array(key.utf8).withUnsafeBytes { k in
+                try value.withUnsafeBytes { v in try txn.put(meta, key: k, value: v, append: false) }
+            }
+        }
+        try put(TraceLayout.formatKey, Array(TraceLayout.formatName.utf8))
+        try put(TraceLayout.layoutKey, TraceLayout.u32(EventCodec.layoutVersion))
+        try put(TraceLayout.traceVersionKey, TraceLayout.u32(UInt32(JSONLinesDecoder.supportedVersion)))
+        try put(TraceLayout.writerKey, Array(TraceLayout.writerName.utf8))
+        return TraceDatabases(meta: meta, symbols: symbols, events: events)
+    }
+
+    /// Reads the symbols stored after the first `table.count` into `table`.
+    func loadSymbols(into table: inout SymbolTable, in txn: borrowing LMDBTransaction, path: String) throws {
+        let from = TraceLayout.symbolKey(UInt32(table.count))
+        var loaded = table
+        try from.withUnsafeBytes { fromKey in
+            try txn.forEach(symbols, from: fromKey) { key, value in
+                let expected = TraceLayout.symbolKey(UInt32(loaded.count))
+                guard key.elementsEqual(expected) else {
+                    throw LifecycleLogError(.corruptTrace, "string #\(loaded.count) is missing from the symbols database; the file is damaged", path: path)
+                }
+                let s = String(decoding: value, as: UTF8.self)
+                guard s.utf8.elementsEqual(value) else {
+                    throw LifecycleLogError(.corruptTrace, "string #\(loaded.count) is not valid UTF-8; the file is damaged", path: path)
+                }
+                loaded.append(s)
+                return true
+            }
+        }
+        table = loaded
+    }
+}

@@ -1,0 +1,109 @@
+/// Appends events to a trace file.
+///
+/// Each call to ``append(_:)`` writes its events in one LMDB write
+/// transaction, so they land all together or not at all. When the map is
+/// full it grows and the transaction runs again: no event is lost or stored
+/// twice.
+///
+/// ```swift
+/// let writer = try TraceWriter(path: "session.lmdb")
+/// try writer.append([Event(t: 0, .launch(.init(platform: .iOS, scenes: [])))])
+/// ```
+public final class TraceWriter {
+    /// The file this writer appends to.
+    public let path: String
+    let environment: LMDBEnvironment
+    let databases: TraceDatabases
+    private var symbols = SymbolTable()
+    /// The seq of the last stored event (0 for an empty trace).
+    public private(set) var lastSeq: UInt64 = 0
+    private var scratch = ByteWriter()
+
+    /// How a writer shares its file.
+    public enum Sharing: Sendable {
+        /// Other processes may read (and append) at the same time, through
+        /// LMDB's lock file (`PATH-lock`), as a recorder does.
+        case shared
+        /// Only this writer uses the file (`MDB_NOLOCK`): for a new file that
+        /// nobody else can see yet. No lock file is created.
+        case exclusive
+    }
+
+    /// Opens the trace at `path` for appending, creating it when missing.
+    ///
+    /// - Parameters:
+    ///   - sharing: whether other processes may use the file meanwhile.
+    ///   - initialMapSize: the LMDB map size to start with, in bytes; the map
+    ///     doubles whenever it fills, so this only matters for tests and tuning.
+    /// - Throws: ``LifecycleLogError`` (`io`, `notATrace`, `unsupportedVersion`, `corruptTrace`, `storage`).
+    public init(path: String, sharing: Sharing = .shared, initialMapSize: Int = 64 << 20) throws {
+        self.path = path
+        do {
+            environment = try LMDBEnvironment(path: path, mode: sharing == .shared ? .readWriteShared : .readWriteExclusive,
+                                              initialMapSize: initialMapSize)
+            var table = SymbolTable()
+            var last: UInt64 = 0
+            databases = try environment.write { txn in
+                table = SymbolTable()
+                let dbs: TraceDatabases
+                if try txn.openDatabase(TraceLayout.metaDatabase, create: false) != nil {
+                    dbs = try TraceDatabases.open(in: txn, path: path)
+                } else if try txn.count(LMDBDatabase(dbi: 1)) == 0 {  // MAIN_DBI (1) lists named databases; empty means a new file
+                    dbs = try TraceDatabases.create(in: txn)
+                } else {
+                    throw LifecycleLogError(.notATrace, "an LMDB file without LifecycleLog metadata, not a trace; choose another file name", path: path)
+                }
+                try dbs.loadSymbols(into: &table, in: txn, path: path)
+                if let key = try txn.lastKey(dbs.events) {
+                    last = key.withUnsafeBytes { TraceLayout.seq(fromKey: $0) } ?? 0
+                }
+                return dbs
+            }
+            symbols = table
+            lastSeq = last
+        } catch let error as LifecycleLogError {
+            throw error.at(path: path)
+        }
+    }
+
+    /// Appends `events` in one transaction, with seqs following ``lastSeq``.
+    ///
+    /// - Returns: the seq of the last appended event.
+    /// - Throws: ``LifecycleLogError``; on a throw nothing of this call is stored.
+    @discardableResult
+    public func append<C: Collection>(_ events: C) throws -> UInt64 where C.Element == Event {
+        let mark = symbols.count
+        let firstSeq = lastSeq + 1
+        do {
+            try environment.write { txn in
+                symbols.truncate(to: mark)  // a retry after map growth starts from the committed symbols
+                var seq = firstSeq
+                for event in events {
+                    scratch.reset()
+                    let before = symbols.count
+                    EventCodec.encode(event, into: &scratch, symbols: &symbols)
+                    for id in before..<symbols.count {
+                        let key = TraceLayout.symbolKey(UInt32(id))
+                        try key.withUnsafeBytes { k in
+                            try Array(symbols.strings[id].utf8).withUnsafeBytes { v in
+                                try txn.put(databases.symbols, key: k, value: v, append: true)
+                            }
+                        }
+                    }
+                    try TraceLayout.seqKey(seq).withUnsafeBytes { k in
+                        try scratch.bytes.withUnsafeBytes { v in try txn.put(databases.events, key: k, value: v, append: true) }
+                    }
+                    seq += 1
+                }
+            }
+        } catch let error as LifecycleLogError {
+            symbols.truncate(to: mark)
+            throw error.at(path: path)
+        }
+        lastSeq = firstSeq + UInt64(events.count) - 1
+        return lastSeq
+    }
+
+    /// Forces what was appended to disk (`mdb_env_sync`).
+    public func sync() throws { try environment.sync() }
+}
