@@ -1,17 +1,149 @@
 import ArgumentParser
+import Dispatch
+import Foundation
 import LifecycleLog
+import Synchronization
+
+extension ReportFormat: ExpressibleByArgument {}
 
 extension Replay {
-    /// `replay TRACE… [--assert]` (placeholder until the reducer lands).
+    /// `replay TRACE… [--assert] [--strict] [--explore] [--format …] [--rules FILE]`
     struct Check: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "check", abstract: "Replay traces and report findings.")
-        @Argument(help: "Traces to replay.") var traces: [String] = []
+        static let configuration = CommandConfiguration(
+            commandName: "check",
+            abstract: "Replay traces and report what the rules find (the default command).",
+            discussion: """
+                TRACE is a trace file (.lmdb), a JSON Lines trace (.jsonl, replayed directly, nothing \
+                written) or a folder, whose traces are replayed in parallel and reported together in name order.
+
+                Exit status: 0; 1 when --assert finds an error (or a warning with --strict), or when \
+                --expect finds a difference; 2 for bad input or arguments.
+
+                Examples:
+                  replay session.lmdb --assert
+                  replay traces/ --assert --format junit > replay.xml
+                  replay session.lmdb --state --at 4812
+                  replay traces/lost-update.jsonl --expect traces/lost-update.expected.json
+                """)
+
+        @Argument(help: "Trace files (.lmdb), JSON Lines traces (.jsonl) or folders of them.")
+        var traces: [String]
+
+        @Flag(help: "Exit with status 1 when an error is found.")
+        var assert = false
+
+        @Flag(help: "With --assert, fail on warnings too.")
+        var strict = false
+
+        @Flag(help: "Also run the what-if rules (kill-exposure).")
+        var explore = false
+
+        @Option(help: "The output format.")
+        var format: ReportFormat = .text
+
+        @Option(help: "A JSON file that switches rules off, re-grades them or sets thresholds, like {\"rules\":{\"phase-skip\":\"off\"},\"thresholds\":{\"slow-launch-ms\":10000}}.")
+        var rules: String?
+
+        @Flag(help: "Print the rebuilt state (windows, phases, values, unsaved keys) instead of findings.")
+        var state = false
+
+        @Option(help: "With --state, the seq just after which to show the state (default: the end).")
+        var at: UInt64?
+
+        @Option(help: "Compare the report with this expected-report file; print a diff and exit 1 when they differ.")
+        var expect: String?
+
+        @Flag(help: "With --expect, write the current report to the expected file instead of comparing.")
+        var updateExpected = false
+
+        func validate() throws {
+            if traces.isEmpty { throw ValidationError("Name at least one trace, for example: replay session.lmdb --assert") }
+            if at != nil && !state { throw ValidationError("--at goes with --state: replay TRACE --state --at SEQ") }
+            if state && (format == .junit || format == .sarif) { throw ValidationError("--state prints text or json; use --format text or --format json") }
+            if updateExpected && expect == nil { throw ValidationError("--update-expected needs --expect FILE to know where to write") }
+            if (expect != nil || state) && traces.count != 1 { throw ValidationError("--expect and --state take exactly one trace") }
+        }
+
         func run() throws {
-            for path in traces {
-                let trace = try Trace(path: path)
-                Output.standardOutput.write("\(path): \(try trace.eventCount) events\n")
+            var configuration = RuleConfiguration()
+            if let rules {
+                guard let text = try? String(contentsOfFile: rules, encoding: .utf8) else {
+                    throw LifecycleLogError(.io, "cannot read the rules file; check the path", path: rules)
+                }
+                configuration = try RuleConfiguration(json: text, path: rules)
             }
-            try Output.standardOutput.flush()
+            configuration.explore = explore
+
+            if state {
+                let snapshot = try Replayer.state(of: traces[0], at: at)
+                Output.standardOutput.write(format == .json ? snapshot.json() : snapshot.table())
+                return
+            }
+            let paths = try Self.expand(traces)
+            let reports = try Self.replayAll(paths, configuration: configuration)
+
+            if let expect {
+                // `!`: validate() allows --expect with exactly one trace.
+                let report = reports.first!
+                if updateExpected {
+                    let out = try Output.to(path: expect)
+                    out.write(ExpectedReport.render(report))
+                    try out.commit()
+                    Output.standardError.write("wrote \(expect)\n")
+                    return
+                }
+                guard let expectedText = try? String(contentsOfFile: expect, encoding: .utf8) else {
+                    throw LifecycleLogError(.io, "cannot read the expected report; create it with --update-expected", path: expect)
+                }
+                if let diff = try ExpectedReport.difference(report, expectedText: expectedText, expectedPath: expect) {
+                    Output.standardOutput.write(diff)
+                    throw ExitCode(1)
+                }
+                Output.standardOutput.write("\(report.trace): matches \(expect) (\(report.errors) errors, \(report.warnings) warnings)\n")
+                return
+            }
+            Output.standardOutput.write(ReportRenderer.render(reports, format: format, strict: strict))
+            if assert && reports.contains(where: { $0.fails(strict: strict) }) { throw ExitCode(1) }
+        }
+
+        /// Files as given; folders become the traces inside them (recursively), sorted by path.
+        static func expand(_ arguments: [String]) throws -> [String] {
+            var paths: [String] = []
+            let files = FileManager.default
+            for argument in arguments {
+                var isFolder: ObjCBool = false
+                guard argument == "-" || files.fileExists(atPath: argument, isDirectory: &isFolder) else {
+                    throw LifecycleLogError(.io, "no such file or folder; check the path", path: argument)
+                }
+                guard isFolder.boolValue else { paths.append(argument); continue }
+                let base = argument.hasSuffix("/") ? argument : argument + "/"
+                let found = ((try? files.subpathsOfDirectory(atPath: argument)) ?? [])
+                    .filter { ($0.hasSuffix(".lmdb") || $0.hasSuffix(".jsonl")) && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
+                    .sorted()
+                if found.isEmpty {
+                    throw LifecycleLogError(.io, "the folder holds no .lmdb or .jsonl traces", path: argument)
+                }
+                paths += found.map { base + $0 }
+            }
+            return paths
+        }
+
+        /// Replays `paths` on all cores; results keep the order of `paths`.
+        static func replayAll(_ paths: [String], configuration: RuleConfiguration) throws -> [ReplayReport] {
+            let results = Mutex<[Result<ReplayReport, LifecycleLogError>?]>(Array(repeating: nil, count: paths.count))
+            DispatchQueue.concurrentPerform(iterations: paths.count) { i in
+                let result: Result<ReplayReport, LifecycleLogError>
+                do {
+                    result = .success(try Replayer.replay(paths[i], configuration: configuration))
+                } catch let error as LifecycleLogError {
+                    result = .failure(error)
+                } catch {
+                    result = .failure(LifecycleLogError(.io, "\(error)", path: paths[i]))
+                }
+                results.withLock { $0[i] = result }
+            }
+            // `!`: concurrentPerform has run every iteration.
+            return try results.withLock { $0 }.map { try $0!.get() }
         }
     }
 }

@@ -1,0 +1,103 @@
+/// Runs: launch, terminate, and what a run's end decides.
+extension LifecycleReducer {
+    mutating func applyLaunch(seq: UInt64, t: Double, _ launch: Event.Launch) {
+        if let previous = run, previous.terminateSeq == nil {
+            endRun(at: seq, nextLaunch: (seq, t, launch))
+        }
+        runCount += 1
+        // What was saved outlives the run; nothing else does.
+        for (key, state) in sharedKeys {
+            sharedKeys[key] = KeyState(saved: state.saved, writers: state.savedWriters)
+            sharedVersions[key] = state.saved
+        }
+        windows.removeAll()
+        dirty.removeAll()
+        var scenes: [String: SceneDeclaration] = [:]
+        for scene in launch.scenes where scenes[scene.id] == nil { scenes[scene.id] = scene }
+        run = RunState(
+            number: runCount, launchSeq: seq, launchT: t, platform: launch.platform, scenes: scenes,
+            isBackgroundLaunch: launch.isBackgroundLaunch, build: launch.build, os: launch.os,
+            appWriter: takeInstance(), appLevelPhase: launch.isBackgroundLaunch ? .background : .inactive,
+            seenAtLaunch: sharedVersions, lastSeq: seq)
+        checkSupportedScenes(seq: seq, launch)
+    }
+
+    mutating func takeInstance() -> Int {
+        defer { nextInstance += 1 }
+        return nextInstance
+    }
+
+    private mutating func checkSupportedScenes(seq: UInt64, _ launch: Event.Launch) {
+        let unsupported = launch.scenes.filter { !Self.platform(launch.platform, supports: $0.kind) }
+        guard !unsupported.isEmpty else { return }
+        let names = unsupported.map { "\($0.kind.rawValue) \"\($0.id)\"" }.joined(separator: ", ")
+        report(.unsupportedScene, at: seq, related: [],
+               "The launch on \(launch.platform.rawValue) declares \(names), which \(launch.platform.rawValue) does not have. Wrap the scene in #if os(…) so that it is declared only where it exists.")
+    }
+
+    static func platform(_ platform: Platform, supports kind: SceneKind) -> Bool {
+        switch kind {
+        case .settings, .menuBarExtra: return platform == .macOS
+        case .window: return platform == .macOS || platform == .visionOS
+        case .immersiveSpace: return platform == .visionOS
+        case .documentGroup: return platform != .tvOS && platform != .watchOS
+        default: return true
+        }
+    }
+
+    /// Ends the current run at `seq`: by `terminate` (`nextLaunch` nil) or by
+    /// the next `launch` (the process was killed).
+    mutating func endRun(at seq: UInt64, nextLaunch: (seq: UInt64, t: Double, launch: Event.Launch)?) {
+        guard let ended = run else { return }
+        resolvePendingSaves()
+        let reported = run?.reportedByMissedSave ?? []
+        let unsaved = dirty.subtracting(reported).sorted()
+        if !unsaved.isEmpty {
+            let how = nextLaunch == nil
+                ? "The app terminated"
+                : "The process was killed (the next launch came with no terminate)"
+            report(.unsavedAtExit, at: seq, related: lastWriteSeqs(unsaved),
+                   "\(how) with unsaved \(Self.list(unsaved)). Saving only on .background misses this: a quit on macOS sends no phase change and a kill can come while .inactive. Save when the scene phase becomes .inactive, on applicationWillTerminate, and after edits.")
+        }
+        if let next = nextLaunch {
+            let endPhase = appPhase
+            let updated = (next.launch.build != nil && next.launch.build != ended.build)
+                || (next.launch.os != nil && next.launch.os != ended.os)
+            let unclean = endPhase != .background && !updated
+            if unclean {
+                report(.uncleanExit, at: next.seq, related: [ended.launchSeq, ended.lastSeq],
+                       "Run \(ended.number) (launched at seq \(ended.launchSeq)) ended while \(endPhase.rawValue), with no terminate: a crash, watchdog or out-of-memory kill in the foreground is likely. Check crash logs for that time; save state before work that may fail.")
+            }
+            if unclean, !ended.isBackgroundLaunch, !ended.everActive, next.t - ended.launchT > configuration.slowLaunchLimit {
+                report(.slowLaunch, at: next.seq, related: [ended.launchSeq],
+                       "Run \(ended.number) was killed \(JSONWriter.number(next.t - ended.launchT)) ms after its launch at seq \(ended.launchSeq) without ever becoming active: the launch watchdog kills apps that take about \(JSONWriter.number(configuration.slowLaunchLimit / 1000)) s. Move work out of App.init and the first view's body (load data in .task).")
+            }
+        }
+        closeExposure()
+        windows.removeAll()
+        dirty.removeAll()
+    }
+
+    /// Decides every pending background save: what is still unsaved is a `missed-background-save`.
+    mutating func resolvePendingSaves() {
+        if let pending = run?.pendingApp {
+            run?.pendingApp = nil
+            recordMissedSave(pending)
+        }
+        for id in windows.keys.sorted() {
+            if let pending = windows[id]?.pendingBackground {
+                windows[id]?.pendingBackground = nil
+                recordMissedSave(pending)
+            }
+        }
+    }
+
+    mutating func recordMissedSave(_ pending: PendingSave) {
+        guard !pending.keys.isEmpty else { return }
+        run?.reportedByMissedSave.formUnion(pending.keys)
+        var record = missedSaves[pending.seq] ?? (keys: [], related: [])
+        record.keys.formUnion(pending.keys)
+        record.related.formUnion(lastWriteSeqs(pending.keys))
+        missedSaves[pending.seq] = record
+    }
+}

@@ -1,0 +1,87 @@
+/// The app's state rebuilt at one point of a trace (`replay --state --at SEQ`):
+/// what was open, in which phase, with what unsaved.
+public struct LifecycleState: Sendable, Hashable {
+    /// The seq of the last event applied.
+    public var seq: UInt64
+    /// The run the state belongs to (1-based), or 0 before the first launch.
+    public var run: Int
+    /// The platform of that run.
+    public var platform: Platform?
+    /// Whether the process is running (launched, not terminated).
+    public var isRunning: Bool
+    /// The aggregate app phase (the `scenePhase` an `App` observes).
+    public var appPhase: ScenePhase?
+    /// The last app-level phase event's phase (or the launch default), which windows without a phase of their own follow.
+    public var appLevelPhase: ScenePhase?
+    /// Open windows, in the order they opened.
+    public var windows: [Window]
+    /// `app` and `shared` keys with their versions.
+    public var keys: [Key]
+    /// App-wide activities still running, sorted.
+    public var activities: [String]
+
+    /// One open window.
+    public struct Window: Sendable, Hashable {
+        /// The window's id.
+        public var id: WindowID
+        /// Its scene's id.
+        public var scene: String
+        /// The canonical JSON of the value it presents, if any.
+        public var value: String?
+        /// Its phase: its own, or the app-level one it follows.
+        public var phase: ScenePhase
+        /// Whether it has had a phase event of its own.
+        public var hasOwnPhase: Bool
+        /// Whether the system restored it from a previous run.
+        public var restored: Bool
+        /// The seq of its `open`.
+        public var openedAt: UInt64
+        /// Its scene keys.
+        public var keys: [Key]
+        /// Activities it started that are still running, sorted.
+        public var activities: [String]
+    }
+
+    /// One key and its versions.
+    public struct Key: Sendable, Hashable {
+        /// Where the key lives.
+        public var scope: StateScope
+        /// The key's name.
+        public var name: String
+        /// The current version (each write adds one).
+        public var version: UInt64
+        /// The last saved version.
+        public var savedVersion: UInt64
+        /// Whether there are unsaved changes.
+        public var isDirty: Bool { version > savedVersion }
+    }
+}
+
+extension LifecycleReducer {
+    /// The state after the last applied event.
+    public var state: LifecycleState {
+        let current = run
+        let running = current != nil && current?.terminateSeq == nil
+        let openWindows = windows.values.sorted { $0.openSeq < $1.openSeq }.map { w in
+            LifecycleState.Window(
+                id: w.id, scene: w.scene, value: w.canonicalValue, phase: phase(of: w), hasOwnPhase: w.ownPhase != nil,
+                restored: w.restored, openedAt: w.openSeq,
+                keys: w.sceneKeys.keys.sorted().map { name in
+                    // `!`: name comes from sceneKeys.keys.
+                    let k = w.sceneKeys[name]!
+                    return LifecycleState.Key(scope: .scene, name: name, version: k.version, savedVersion: k.saved)
+                },
+                activities: w.activities.keys.sorted())
+        }
+        let keys = sharedKeys.keys.sorted().map { key in
+            // `!`: key comes from sharedKeys.keys.
+            let k = sharedKeys[key]!
+            return LifecycleState.Key(scope: key.scope, name: key.name, version: k.version, savedVersion: k.saved)
+        }
+        return LifecycleState(
+            seq: lastSeq, run: current?.number ?? 0, platform: current?.platform, isRunning: running,
+            appPhase: running ? appPhase : nil, appLevelPhase: running ? current?.appLevelPhase : nil,
+            windows: running ? openWindows : [], keys: keys,
+            activities: running ? (current?.appActivities.keys.sorted() ?? []) : [])
+    }
+}

@@ -1,0 +1,84 @@
+/// What replaying one trace found.
+public struct ReplayReport: Sendable, Hashable {
+    /// The trace's path, as given.
+    public var trace: String
+    /// The number of events replayed.
+    public var events: UInt64
+    /// The number of runs (launches).
+    public var runs: Int
+    /// The findings, sorted by seq, then rule.
+    public var findings: [Finding]
+
+    /// The number of `error` findings.
+    public var errors: Int { findings.filter { $0.severity == .error }.count }
+    /// The number of `warning` findings.
+    public var warnings: Int { findings.filter { $0.severity == .warning }.count }
+
+    /// Creates a report.
+    public init(trace: String, events: UInt64, runs: Int, findings: [Finding]) {
+        self.trace = trace
+        self.events = events
+        self.runs = runs
+        self.findings = findings
+    }
+}
+
+/// Replays trace files through a ``LifecycleReducer``.
+public enum Replayer {
+    /// Whether `path` names a JSON Lines trace (by its extension) rather than a trace file.
+    public static func isJSONLines(_ path: String) -> Bool {
+        path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson") || path == "-"
+    }
+
+    /// Streams every event of the trace at `path` (a `.lmdb` trace file, or a
+    /// `.jsonl` trace read directly, nothing written) to `body`, in order,
+    /// until `body` returns `false`.
+    ///
+    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace.
+    public static func forEachEvent(in path: String, _ body: (UInt64, Event) throws -> Bool) throws {
+        if isJSONLines(path) {
+            struct Stop: Error {}
+            do {
+                try JSONLinesDecoder.forEachEvent(inFile: path) { seq, event in
+                    if try !body(seq, event) { throw Stop() }
+                }
+            } catch is Stop {}
+        } else {
+            try Trace(path: path).forEachEvent(from: 1, body)
+        }
+    }
+
+    /// Replays the whole trace at `path` and returns what the rules found.
+    ///
+    /// ```swift
+    /// let report = try Replayer.replay("session.lmdb")
+    /// if report.errors > 0 { print(report.findings) }
+    /// ```
+    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace.
+    public static func replay(_ path: String, configuration: RuleConfiguration = RuleConfiguration()) throws -> ReplayReport {
+        var reducer = LifecycleReducer(configuration: configuration)
+        try forEachEvent(in: path) { seq, event in
+            reducer.apply(seq: seq, event)
+            return true
+        }
+        reducer.finish()
+        return ReplayReport(trace: path, events: reducer.eventCount, runs: reducer.runCount, findings: reducer.findings)
+    }
+
+    /// The state rebuilt just after the event `seq` (or after the last event when `seq` is `nil`).
+    ///
+    /// - Throws: ``LifecycleLogError`` `invalidArgument` when `seq` is past the end of the trace.
+    public static func state(of path: String, at seq: UInt64? = nil) throws -> LifecycleState {
+        var reducer = LifecycleReducer()
+        try forEachEvent(in: path) { eventSeq, event in
+            reducer.apply(seq: eventSeq, event)
+            return seq.map { eventSeq < $0 } ?? true
+        }
+        if let seq, reducer.lastSeq < seq || seq == 0 {
+            throw LifecycleLogError(.invalidArgument,
+                "there is no event with seq \(seq): the trace has \(reducer.eventCount) events; pass --at with a seq from 1 to \(reducer.eventCount)",
+                path: path)
+        }
+        return reducer.state
+    }
+}

@@ -1,0 +1,78 @@
+extension LifecycleState {
+    /// The state as aligned tables: the run and app phase, the open windows,
+    /// and the keys with their versions.
+    public func table() -> String {
+        var out = "state after seq \(seq): "
+        if run == 0 {
+            out += "no run yet (no launch before this point)\n"
+        } else if !isRunning {
+            out += "run \(run) (\(platform?.rawValue ?? "?")) has ended\n"
+        } else {
+            out += "run \(run) (\(platform?.rawValue ?? "?")), app phase \(appPhase?.rawValue ?? "-") (app-level \(appLevelPhase?.rawValue ?? "-"))"
+            if !activities.isEmpty { out += ", app activities: \(activities.joined(separator: ", "))" }
+            out += "\n"
+        }
+        if !windows.isEmpty {
+            var rows = [["WINDOW", "SCENE", "VALUE", "PHASE", "OPENED", "UNSAVED", "ACTIVITIES"]]
+            for w in windows {
+                rows.append([w.id, w.scene, w.value ?? "", w.phase.rawValue + (w.hasOwnPhase ? "" : "*") + (w.restored ? " (restored)" : ""),
+                             String(w.openedAt), w.keys.filter(\.isDirty).map(\.name).joined(separator: ","),
+                             w.activities.joined(separator: ",")])
+            }
+            out += Self.align(rows)
+            if windows.contains(where: { !$0.hasOwnPhase }) { out += "(* follows the app-level phase)\n" }
+        }
+        if !keys.isEmpty {
+            var rows = [["KEY", "SCOPE", "VERSION", "SAVED", ""]]
+            for k in keys { rows.append([k.name, k.scope.rawValue, String(k.version), String(k.savedVersion), k.isDirty ? "unsaved" : ""]) }
+            out += Self.align(rows)
+        }
+        return out
+    }
+
+    static func align(_ rows: [[String]]) -> String {
+        let widths = (0..<rows[0].count).map { col in rows.map { $0[col].count }.max() ?? 0 }
+        return rows.map { row in
+            var line = ""
+            for (i, cell) in row.enumerated() {
+                line += cell
+                if i < row.count - 1 { line += String(repeating: " ", count: widths[i] - cell.count + 2) }
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line + "\n"
+        }.joined()
+    }
+
+    /// The state as one JSON object.
+    public func json() -> String {
+        var out: [UInt8] = []
+        func raw(_ s: String) { out.append(contentsOf: s.utf8) }
+        func str(_ s: String?) { if let s { JSONWriter.writeString(s, into: &out) } else { raw("null") } }
+        func keyList(_ keys: [Key]) {
+            raw("[")
+            for (i, k) in keys.enumerated() {
+                if i > 0 { raw(",") }
+                raw("{\"scope\":\"\(k.scope.rawValue)\",\"key\":"); str(k.name)
+                raw(",\"version\":\(k.version),\"saved\":\(k.savedVersion),\"dirty\":\(k.isDirty)}")
+            }
+            raw("]")
+        }
+        raw("{\"seq\":\(seq),\"run\":\(run),\"platform\":"); str(platform?.rawValue)
+        raw(",\"running\":\(isRunning),\"appPhase\":"); str(appPhase?.rawValue)
+        raw(",\"appLevelPhase\":"); str(appLevelPhase?.rawValue)
+        raw(",\"windows\":[")
+        for (i, w) in windows.enumerated() {
+            if i > 0 { raw(",") }
+            raw("{\"window\":"); str(w.id)
+            raw(",\"scene\":"); str(w.scene)
+            raw(",\"value\":"); raw(w.value ?? "null")
+            raw(",\"phase\":\"\(w.phase.rawValue)\",\"ownPhase\":\(w.hasOwnPhase),\"restored\":\(w.restored),\"opened\":\(w.openedAt),\"keys\":")
+            keyList(w.keys)
+            raw(",\"activities\":[\(w.activities.map { s -> String in var o: [UInt8] = []; JSONWriter.writeString(s, into: &o); return String(decoding: o, as: UTF8.self) }.joined(separator: ","))]}")
+        }
+        raw("],\"keys\":")
+        keyList(keys)
+        raw(",\"activities\":[\(activities.map { s -> String in var o: [UInt8] = []; JSONWriter.writeString(s, into: &o); return String(decoding: o, as: UTF8.self) }.joined(separator: ","))]}\n")
+        return String(decoding: out, as: UTF8.self)
+    }
+}

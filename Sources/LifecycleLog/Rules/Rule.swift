@@ -1,0 +1,91 @@
+/// How serious a finding is.
+public enum Severity: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// A warning: fails `--assert` only with `--strict`.
+    case warning
+    /// An error: fails `--assert`.
+    case error
+
+    public static func < (a: Severity, b: Severity) -> Bool { a == .warning && b == .error }
+}
+
+/// A rule of the catalogue (`rules.md`), named as the spec names it.
+public enum Rule: String, Sendable, Hashable, CaseIterable, Comparable {
+    case missedBackgroundSave = "missed-background-save"
+    case unsavedDismiss = "unsaved-dismiss"
+    case unsavedAtExit = "unsaved-at-exit"
+    case lostUpdate = "lost-update"
+    case duplicateWindow = "duplicate-window"
+    case undeclaredScene = "undeclared-scene"
+    case unknownWindow = "unknown-window"
+    case eventBeforeLaunch = "event-before-launch"
+    case unsupportedScene = "unsupported-scene"
+    case phaseSkip = "phase-skip"
+    case uncleanExit = "unclean-exit"
+    case slowLaunch = "slow-launch"
+    case activityInBackground = "activity-in-background"
+    case appPhaseMismatch = "app-phase-mismatch"
+    case sceneStorageLost = "scene-storage-lost"
+    case unknownEvent = "unknown-event"
+    case killExposure = "kill-exposure"
+
+    /// The severity the catalogue gives the rule.
+    public var defaultSeverity: Severity {
+        switch self {
+        case .missedBackgroundSave, .unsavedDismiss, .unsavedAtExit, .lostUpdate, .duplicateWindow,
+             .undeclaredScene, .unknownWindow, .eventBeforeLaunch:
+            return .error
+        default:
+            return .warning
+        }
+    }
+
+    /// Rules sort by their id, as findings at the same seq do.
+    public static func < (a: Rule, b: Rule) -> Bool { a.rawValue.utf8.lexicographicallyPrecedes(b.rawValue.utf8) }
+
+    /// A one-line summary of what the rule catches.
+    public var summary: String {
+        switch self {
+        case .missedBackgroundSave: return "Unsaved state went to the background and was never saved there."
+        case .unsavedDismiss: return "A window was dismissed with unsaved scene state."
+        case .unsavedAtExit: return "The process ended (quit or killed) with unsaved state."
+        case .lostUpdate: return "A write overwrote another writer's change it never saw."
+        case .duplicateWindow: return "A second window of a single-instance scene, or for the same value."
+        case .undeclaredScene: return "A window of a scene the app did not declare, or a value for a scene without `for`."
+        case .unknownWindow: return "An event names a window that is not open, or reuses an open window's id."
+        case .eventBeforeLaunch: return "An event before the first launch or after terminate."
+        case .unsupportedScene: return "A scene kind the platform does not have."
+        case .phaseSkip: return "A phase change skipped inactive (UIKit always passes through it)."
+        case .uncleanExit: return "A run ended in the foreground without terminate: likely a crash."
+        case .slowLaunch: return "The app took over the watchdog limit to become active."
+        case .activityInBackground: return "Work (timer, animation, audio) kept running in the background."
+        case .appPhaseMismatch: return "The app-level phase disagrees with its windows' phases."
+        case .sceneStorageLost: return "A restored window read its scene storage as empty."
+        case .unknownEvent: return "An event kind this version does not know."
+        case .killExposure: return "What-if: a kill while inactive or in the background would lose unsaved state."
+        }
+    }
+}
+
+/// One thing `replay` found, anchored at the seq of the event that the
+/// catalogue names for its rule.
+public struct Finding: Sendable, Hashable {
+    /// The rule that fired.
+    public var rule: Rule
+    /// Its severity, after any re-grading by ``RuleConfiguration``.
+    public var severity: Severity
+    /// The seq of the event the finding is anchored at.
+    public var seq: UInt64
+    /// Other events that explain it (the read a stale write was based on, the write that dirtied a key…), ascending.
+    public var related: [UInt64]
+    /// What happened and how to fix it.
+    public var message: String
+
+    /// Creates a finding.
+    public init(rule: Rule, severity: Severity, seq: UInt64, related: [UInt64], message: String) {
+        self.rule = rule
+        self.severity = severity
+        self.seq = seq
+        self.related = related
+        self.message = message
+    }
+}

@@ -1,0 +1,71 @@
+/// Which rules run, at which severity, with which thresholds.
+///
+/// Loaded from a `--rules FILE` JSON object:
+///
+/// ```json
+/// {"rules": {"phase-skip": "off", "unclean-exit": "error"},
+///  "thresholds": {"slow-launch-ms": 10000}}
+/// ```
+public struct RuleConfiguration: Sendable, Hashable {
+    /// Per-rule overrides: `nil` switches a rule off.
+    public var severities: [Rule: Severity?] = [:]
+    /// The launch watchdog limit for `slow-launch`, in milliseconds of `t`.
+    public var slowLaunchLimit: Double = 20_000
+    /// Whether the what-if rules (`kill-exposure`) run (`--explore`).
+    public var explore = false
+
+    /// The catalogue's defaults.
+    public init() {}
+
+    /// The severity `rule` reports at, or `nil` when it is off.
+    public func severity(of rule: Rule) -> Severity? {
+        if rule == .killExposure && !explore { return nil }
+        if let override = severities[rule] { return override }
+        return rule.defaultSeverity
+    }
+
+    /// Reads a `--rules` file's JSON text.
+    ///
+    /// - Throws: ``LifecycleLogError`` `invalidInput` naming the member that is wrong.
+    public init(json text: String, path: String? = nil) throws {
+        var bytes = Array(text.utf8)
+        let value: JSONValue
+        do {
+            value = try bytes.withUnsafeMutableBufferPointer { buf throws(JSONParser.Failure) in
+                try JSONParser.parse(UnsafeBufferPointer(buf))
+            }
+        } catch {
+            throw LifecycleLogError(.invalidInput, "rules file is not valid JSON: \(error.message)", path: path)
+        }
+        func bad(_ message: String) -> LifecycleLogError { LifecycleLogError(.invalidInput, message, path: path) }
+        guard case .object(let members) = value else { throw bad("the rules file must hold one JSON object") }
+        for member in members {
+            switch member.name {
+            case "rules":
+                guard case .object(let rules) = member.value else { throw bad("\"rules\" must be an object of rule ids to \"off\", \"warning\" or \"error\"") }
+                for entry in rules {
+                    guard let rule = Rule(rawValue: entry.name) else {
+                        throw bad("unknown rule \"\(entry.name)\" in \"rules\"; known rules: \(Rule.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    switch entry.value {
+                    case .string("off"): severities[rule] = .some(nil)
+                    case .string("warning"): severities[rule] = .some(.warning)
+                    case .string("error"): severities[rule] = .some(.error)
+                    default: throw bad("rule \"\(entry.name)\" must be \"off\", \"warning\" or \"error\"")
+                    }
+                }
+            case "thresholds":
+                guard case .object(let thresholds) = member.value else { throw bad("\"thresholds\" must be an object") }
+                for entry in thresholds {
+                    guard entry.name == "slow-launch-ms" else { throw bad("unknown threshold \"\(entry.name)\"; known: slow-launch-ms") }
+                    guard case .number(let literal) = entry.value, let limit = Double(literal), limit >= 0 else {
+                        throw bad("\"slow-launch-ms\" must be a non-negative number of milliseconds")
+                    }
+                    slowLaunchLimit = limit
+                }
+            default:
+                throw bad("unknown member \"\(member.name)\"; a rules file has \"rules\" and \"thresholds\"")
+            }
+        }
+    }
+}
