@@ -72,6 +72,8 @@ extension LifecycleReducer {
     /// running in the background, and the first time the app became active.
     mutating func phasesChanged(seq: UInt64, t: Double, from before: PhaseSnapshot, byPhaseEvent: Bool) {
         guard let current = run else { return }
+        var running: [String] = []  // activities left running in the background by this event
+        var runningSince: [UInt64] = []
         for id in windows.keys.sorted() {
             // `!`: id comes from windows.keys.
             let window = windows[id]!
@@ -82,8 +84,8 @@ extension LifecycleReducer {
                 if !unsaved.isEmpty { windows[id]?.pendingBackground = PendingSave(seq: seq, keys: unsaved) }
                 if !window.activities.isEmpty {
                     let names = window.activities.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-                    report(.activityInBackground, at: seq, related: Array(window.activities.values),
-                           "Window \(id) went to the background with \(names) still running. Stop timers, animations and sessions when the scene phase leaves .active (onChange(of: scenePhase)) and restart them when it returns.")
+                    running.append("window \(id)'s \(names)")
+                    runningSince += window.activities.values
                 }
             } else if old.phase == .background && new != .background, let pending = window.pendingBackground {
                 windows[id]?.pendingBackground = nil
@@ -96,12 +98,16 @@ extension LifecycleReducer {
             if !unsaved.isEmpty { run?.pendingApp = PendingSave(seq: seq, keys: unsaved) }
             if !current.appActivities.isEmpty {
                 let names = current.appActivities.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-                report(.activityInBackground, at: seq, related: Array(current.appActivities.values),
-                       "The app went to the background with app-wide \(names) still running. Stop them when the App's scenePhase becomes .background, or declare the background mode they need.")
+                running.append("the app-wide \(names)")
+                runningSince += current.appActivities.values
             }
         } else if before.app == .background && newApp != .background, let pending = current.pendingApp {
             run?.pendingApp = nil
             recordMissedSave(pending)
+        }
+        if !running.isEmpty {
+            report(.activityInBackground, at: seq, related: runningSince,
+                   "Went to the background with \(running.joined(separator: " and ")) still running. Stop timers, animations and sessions when the scene phase leaves .active (onChange(of: scenePhase)) and restart them when it returns, or declare the background mode they need.")
         }
         if newApp == .active && !current.everActive {
             run?.everActive = true

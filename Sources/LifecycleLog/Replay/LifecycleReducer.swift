@@ -65,8 +65,8 @@ public struct LifecycleReducer: Sendable {
             guard var current = run, current.terminateSeq == nil else {
                 let after = run?.terminateSeq
                 report(.eventBeforeLaunch, at: seq, related: after.map { [$0] } ?? [],
-                       after.map { "A \(event.name) event comes after the run ended with terminate at seq \($0) and before the next launch: no process is running to do it. Record a launch first, or drop events after terminate." }
-                        ?? "A \(event.name) event comes before the first launch: no process is running yet. Start the trace with a launch event (the recorder's first call should be launch).")
+                       after.map { "\(Self.article(event.name)) \(event.name) event comes after the run ended with terminate at seq \($0) and before the next launch: no process is running to do it. Record a launch first, or drop events after terminate." }
+                        ?? "\(Self.article(event.name)) \(event.name) event comes before the first launch: no process is running yet. Start the trace with a launch event (the recorder's first call should be launch).")
                 return
             }
             current.lastSeq = seq
@@ -145,6 +145,11 @@ public struct LifecycleReducer: Sendable {
         guard reportedSlots.insert(FindingSlot(seq: seq, rule: rule)).inserted else { return }  // one finding per rule and seq
         let related = Array(Set(related.filter { $0 != seq && $0 > 0 })).sorted()
         collected.append(Finding(rule: rule, severity: severity, seq: seq, related: related, message: message))
+    }
+
+    /// "A" or "An" before an event name.
+    static func article(_ word: String) -> String {
+        word.first.map { "aeiou".contains($0) } == true ? "An" : "A"
     }
 
     static func list(_ keys: [KeyRef]) -> String {
