@@ -24,10 +24,32 @@ public enum TraceInterchange {
     ///   naming the line, `io`, or `storage`.
     @discardableResult
     public static func importJSONLines(from input: String, to output: String, initialMapSize: Int = 64 << 20) throws -> UInt64 {
-        let temporary = temporaryPath(beside: output)
         var imported: UInt64 = 0
+        try writeAtomically(to: output, initialMapSize: initialMapSize) { writer in
+            try appendJSONLines(from: input, to: writer)
+            imported = writer.lastSeq
+        }
+        return imported
+    }
+
+    /// Writes a synthetic trace (``TraceGenerator``) into a new trace file at
+    /// `output`, atomically like ``importJSONLines(from:to:initialMapSize:)``.
+    public static func generate(_ options: TraceGenerator.Options, to output: String) throws {
+        try writeAtomically(to: output) { writer in
+            try appendInBatches(to: writer) { emit in try TraceGenerator.generate(options, emit) }
+        }
+    }
+
+    /// Runs `body` with a writer on a temporary file beside `output`, then
+    /// syncs it and renames it over `output`; on a throw removes it.
+    static func writeAtomically(to output: String, initialMapSize: Int = 64 << 20, _ body: (TraceWriter) throws -> Void) throws {
+        let temporary = temporaryPath(beside: output)
         do {
-            try writeImport(from: input, to: temporary, initialMapSize: initialMapSize, count: &imported)
+            do {
+                let writer = try TraceWriter(path: temporary, sharing: .exclusive, initialMapSize: initialMapSize)
+                try body(writer)
+                try writer.sync()
+            }
             if rename(temporary, output) != 0 {
                 throw LMDBCall.error("rename", errno, path: output)
             }
@@ -35,14 +57,19 @@ public enum TraceInterchange {
             unlink(temporary)
             throw error
         }
-        return imported
     }
 
-    private static func writeImport(from input: String, to temporary: String, initialMapSize: Int, count: inout UInt64) throws {
-        let writer = try TraceWriter(path: temporary, sharing: .exclusive, initialMapSize: initialMapSize)
+    private static func appendJSONLines(from input: String, to writer: TraceWriter) throws {
+        try appendInBatches(to: writer) { emit in
+            try JSONLinesDecoder.forEachEvent(inFile: input) { _, event in try emit(event) }
+        }
+    }
+
+    /// Appends the events `produce` emits, ``importBatchSize`` per transaction.
+    static func appendInBatches(to writer: TraceWriter, _ produce: (_ emit: (Event) throws -> Void) throws -> Void) throws {
         var batch: [Event] = []
         batch.reserveCapacity(importBatchSize)
-        try JSONLinesDecoder.forEachEvent(inFile: input) { _, event in
+        try produce { event in
             batch.append(event)
             if batch.count == importBatchSize {
                 try writer.append(batch)
@@ -50,8 +77,6 @@ public enum TraceInterchange {
             }
         }
         if !batch.isEmpty { try writer.append(batch) }
-        try writer.sync()
-        count = writer.lastSeq
     }
 
     static func temporaryPath(beside output: String) -> String {

@@ -46,10 +46,10 @@ public enum ExpectedReport {
         }
         // Walk both sides in step, printing unchanged lines as context.
         var e = 0, a = 0
-        let exp = comparable(expectedLines), act = comparable(actualLines)
+        let exp = expectedLines, act = actualLines
         while e < exp.count || a < act.count {
-            if e < exp.count, let line = removed[e] { out += "− \(line)\n"; e += 1; continue }
-            if a < act.count, let line = inserted[a] { out += "+ \(line)\n"; a += 1; continue }
+            if e < exp.count, removed[e] != nil { out += "− \(exp[e])\n"; e += 1; continue }
+            if a < act.count, inserted[a] != nil { out += "+ \(act[a])\n"; a += 1; continue }
             if e < exp.count { out += "  \(exp[e])\n" }
             e += 1; a += 1
         }
