@@ -4,19 +4,21 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads a file (or standard input) line by line in fixed-size chunks, so
-/// that memory does not grow with the file's length.
+/// Reads a file (or standard input) line by line through one buffer, so that
+/// memory does not grow with the file's length (only with its longest line).
 struct LineReader: ~Copyable {
     private let fd: Int32
     private let ownsDescriptor: Bool
-    private var buffer: [UInt8] = []
+    // `unsafe`: one owned allocation; [start, end) holds unread bytes.
+    private var storage: UnsafeMutableBufferPointer<UInt8>
     private var start = 0
+    private var end = 0
     private var eof = false
     let path: String
     private(set) var lineNumber = 0
 
     /// Opens `path` for reading; `-` means standard input.
-    init(path: String) throws {
+    init(path: String, bufferSize: Int = 1 << 20) throws {
         self.path = path
         if path == "-" {
             fd = 0
@@ -32,78 +34,79 @@ struct LineReader: ~Copyable {
             fd = opened
             ownsDescriptor = true
         }
-        buffer.reserveCapacity(1 << 20)
+        storage = .allocate(capacity: max(bufferSize, 16))
     }
 
-    deinit { if ownsDescriptor { close(fd) } }
+    deinit {
+        storage.deallocate()
+        if ownsDescriptor { close(fd) }
+    }
 
     /// Calls `body` with each line (without its `\n` or `\r\n`), in order,
     /// until the end of the input or until `body` returns `false`. The buffer
     /// is valid only during the call.
     mutating func forEachLine(_ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Bool) throws {
+        var searchFrom = start
         while true {
-            // Find the next newline in what is buffered.
-            var searchFrom = start
-            while true {
-                let newline: Int? = buffer.withUnsafeBufferPointer { buf in
-                    guard searchFrom < buf.count, let base = buf.baseAddress else { return nil }
-                    guard let hit = memchr(base + searchFrom, 0x0A, buf.count - searchFrom) else { return nil }
-                    return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                }
-                if let newline {
-                    lineNumber += 1
-                    let keepGoing = try emit(from: start, to: newline, body)
-                    start = newline + 1
-                    if !keepGoing { return }
-                    searchFrom = start
-                    continue
-                }
-                break
+            // `!`: storage is allocated with a non-zero capacity.
+            let base = storage.baseAddress!
+            if searchFrom < end, let hit = memchr(base + searchFrom, 0x0A, end - searchFrom) {
+                let newline = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                lineNumber += 1
+                let keepGoing = try body(lineNumber, line(from: start, to: newline))
+                start = newline + 1
+                searchFrom = start
+                if !keepGoing { return }
+                continue
             }
+            searchFrom = end
             if eof {
-                if start < buffer.count {
+                if start < end {
                     lineNumber += 1
-                    _ = try emit(from: start, to: buffer.count, body)
-                    start = buffer.count
+                    _ = try body(lineNumber, line(from: start, to: end))
+                    start = end
                 }
                 return
             }
+            let shift = start
             try fill()
+            searchFrom -= shift
         }
     }
 
-    private func emit(from: Int, to: Int, _ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Bool) throws -> Bool {
-        var end = to
-        if end > from, buffer[end - 1] == 0x0D { end -= 1 }
+    private func line(from: Int, to: Int) -> UnsafeBufferPointer<UInt8> {
         var begin = from
+        var stop = to
+        if stop > begin, storage[stop - 1] == 0x0D { stop -= 1 }
         // A UTF-8 byte order mark at the start of the file is not part of the first line.
-        if lineNumber == 1, end - begin >= 3, buffer[begin] == 0xEF, buffer[begin + 1] == 0xBB, buffer[begin + 2] == 0xBF { begin += 3 }
-        return try buffer.withUnsafeBufferPointer { buf in
-            try body(lineNumber, UnsafeBufferPointer(rebasing: buf[begin..<end]))
-        }
+        if lineNumber == 1, stop - begin >= 3, storage[begin] == 0xEF, storage[begin + 1] == 0xBB, storage[begin + 2] == 0xBF { begin += 3 }
+        return UnsafeBufferPointer(rebasing: storage[begin..<stop])
     }
 
+    /// Moves the unread bytes to the front, grows the buffer when one line fills it, and reads more.
     private mutating func fill() throws {
         if start > 0 {
-            buffer.removeSubrange(0..<start)
+            // `!`: storage is allocated.
+            memmove(storage.baseAddress!, storage.baseAddress! + start, end - start)
+            end -= start
             start = 0
         }
-        let chunk = 1 << 20
-        let oldCount = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: chunk))
-        var got = 0
+        if end == storage.count {
+            let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: storage.count * 2)
+            _ = bigger.initialize(fromContentsOf: storage)
+            storage.deallocate()
+            storage = bigger
+        }
         while true {
-            got = buffer.withUnsafeMutableBytes { raw in
-                read(fd, raw.baseAddress! + oldCount, chunk)  // `!`: the buffer was just grown, so it has storage.
+            // `!`: storage is allocated.
+            let got = read(fd, storage.baseAddress! + end, storage.count - end)
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw LMDBCall.error("read", errno, path: path)
             }
-            if got < 0 && errno == EINTR { continue }
-            break
+            if got == 0 { eof = true }
+            end += got
+            return
         }
-        if got < 0 {
-            buffer.removeSubrange(oldCount...)
-            throw LMDBCall.error("read", errno, path: path)
-        }
-        buffer.removeSubrange((oldCount + got)...)
-        if got == 0 { eof = true }
     }
 }

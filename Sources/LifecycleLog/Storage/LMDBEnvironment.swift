@@ -39,25 +39,22 @@ final class LMDBEnvironment {
         self.path = path
         self.mode = mode
         self.mapSize = initialMapSize
-        do {
-            try LMDBCall.check("mdb_env_set_maxdbs", mdb_env_set_maxdbs(handle, Self.maxDatabases), path: path)
-            var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
-            switch mode {
-            case .readOnly:
-                flags |= UInt32(MDB_RDONLY | MDB_NOLOCK)
-            case .readWriteShared:
-                try LMDBCall.check("mdb_env_set_mapsize", mdb_env_set_mapsize(handle, initialMapSize), path: path)
-            case .readWriteExclusive:
-                flags |= UInt32(MDB_NOLOCK)
-                try LMDBCall.check("mdb_env_set_mapsize", mdb_env_set_mapsize(handle, initialMapSize), path: path)
-            }
-            try LMDBCall.check("mdb_env_open", mdb_env_open(handle, path, flags, 0o644), path: path)
-            var info = MDB_envinfo()
-            if mdb_env_info(handle, &info) == MDB_SUCCESS { mapSize = info.me_mapsize }
-        } catch {
-            mdb_env_close(handle)
-            throw error
+        // From here every stored property is set, so a throw still runs
+        // deinit, which closes the handle: it must not be closed here too.
+        try LMDBCall.check("mdb_env_set_maxdbs", mdb_env_set_maxdbs(handle, Self.maxDatabases), path: path)
+        var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
+        switch mode {
+        case .readOnly:
+            flags |= UInt32(MDB_RDONLY | MDB_NOLOCK)
+        case .readWriteShared:
+            try LMDBCall.check("mdb_env_set_mapsize", mdb_env_set_mapsize(handle, initialMapSize), path: path)
+        case .readWriteExclusive:
+            flags |= UInt32(MDB_NOLOCK)
+            try LMDBCall.check("mdb_env_set_mapsize", mdb_env_set_mapsize(handle, initialMapSize), path: path)
         }
+        try LMDBCall.check("mdb_env_open", mdb_env_open(handle, path, flags, 0o644), path: path)
+        var info = MDB_envinfo()
+        if mdb_env_info(handle, &info) == MDB_SUCCESS { mapSize = info.me_mapsize }
     }
 
     deinit { mdb_env_close(handle) }

@@ -1,0 +1,144 @@
+import Foundation
+import XCTest
+@testable import LifecycleLog
+
+/// A unique temporary folder, removed when the test ends.
+final class TemporaryFolder {
+    let path: String
+
+    init(_ name: String = #function) {
+        let base = FileManager.default.temporaryDirectory.path
+        let clean = name.filter { $0.isLetter || $0.isNumber }
+        path = "\(base)/lifecyclelog-\(clean)-\(UUID().uuidString.prefix(8))"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)  // `!`: a test cannot run without it
+    }
+
+    deinit {
+        _ = try? runProgram("/bin/chmod", ["-R", "u+w", path])
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    func file(_ name: String) -> String { "\(path)/\(name)" }
+
+    /// Writes `text` to `name` and returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) -> String {
+        let p = file(name)
+        _ = FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
+        return p
+    }
+
+    /// The names in the folder, sorted.
+    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+}
+
+/// The repository's root folder (for `traces/`).
+let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+/// The `replay` executable built beside the tests.
+let replayExecutable: String = {
+    #if os(Linux)
+    let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("replay").path
+    #else
+    let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") } ?? Bundle.main
+    return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("replay").path
+    #endif
+}()
+
+struct ProcessResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var signaled: Bool
+}
+
+/// Runs a program and waits for it.
+@discardableResult
+func runProgram(_ program: String, _ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let input = Pipe()
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self),
+                         signaled: process.terminationReason == .uncaughtSignal)
+}
+
+/// Runs the built `replay` with `arguments`.
+@discardableResult
+func replay(_ arguments: String..., stdin: String? = nil) throws -> ProcessResult {
+    try runProgram(replayExecutable, arguments, stdin: stdin)
+}
+
+/// Parses JSON Lines text into events (header and comments skipped).
+func events(_ jsonl: String, file: StaticString = #filePath, line: UInt = #line) throws -> [Event] {
+    var decoder = JSONLinesDecoder(path: nil)
+    var result: [Event] = []
+    for (i, text) in jsonl.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        var bytes = Array(text.utf8)
+        let event = try bytes.withUnsafeMutableBufferPointer { try decoder.decode(line: UnsafeBufferPointer($0), number: i + 1) }
+        if let event { result.append(event) }
+    }
+    return result
+}
+
+/// Replays JSON Lines text through the reducer.
+func replayFindings(_ jsonl: String, explore: Bool = false) throws -> [Finding] {
+    var configuration = RuleConfiguration()
+    configuration.explore = explore
+    var reducer = LifecycleReducer(configuration: configuration)
+    for (i, event) in try events(jsonl).enumerated() { reducer.apply(seq: UInt64(i + 1), event) }
+    reducer.finish()
+    return reducer.findings
+}
+
+/// Asserts that replaying `jsonl` finds exactly `expected` (rule and seq), and
+/// on a mismatch fails with a diff in the style of TCA's TestStore.
+func assertFindings(
+    _ jsonl: String, _ expected: [(Rule, UInt64)], explore: Bool = false,
+    file: StaticString = #filePath, line: UInt = #line
+) {
+    do {
+        let found = try replayFindings(jsonl, explore: explore)
+        let actual = found.map { "\($0.seq) \($0.rule.rawValue)" }
+        let wanted = expected.map { "\($0.1) \($0.0.rawValue)" }.sorted { a, b in
+            let (sa, sb) = (UInt64(a.split(separator: " ")[0])!, UInt64(b.split(separator: " ")[0])!)
+            return sa != sb ? sa < sb : a < b
+        }
+        guard actual != wanted else { return }
+        var message = "The findings differ (expected −, actual +):\n"
+        let diff = actual.difference(from: wanted)
+        for change in diff {
+            switch change {
+            case .remove(_, let element, _): message += "  − seq \(element)\n"
+            case .insert(_, let element, _):
+                let detail = found.first { "\($0.seq) \($0.rule.rawValue)" == element }?.message ?? ""
+                message += "  + seq \(element): \(detail)\n"
+            }
+        }
+        message += "To fix, check the rule's definition in rules.md against the event at that seq."
+        XCTFail(message, file: file, line: line)
+    } catch {
+        XCTFail("replay threw \(error)", file: file, line: line)
+    }
+}
+
+/// A launch line for tests.
+func launch(_ platform: String = "iOS", t: Int = 0, extra: String = "", scenes: String = #"[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"},{"id":"about","kind":"Window"},{"id":"settings","kind":"Settings"}]"#) -> String {
+    #"{"event":"launch","t":\#(t),"platform":"\#(platform)","scenes":\#(scenes)\#(extra)}"#
+}
