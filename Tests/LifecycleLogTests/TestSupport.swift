@@ -139,6 +139,6 @@ func assertFindings(
 }
 
 /// A launch line for tests.
-func launch(_ platform: String = "iOS", t: Int = 0, extra: String = "", scenes: String = #"[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"},{"id":"about","kind":"Window"},{"id":"settings","kind":"Settings"}]"#) -> String {
+func launch(_ platform: String = "iOS", t: Int = 0, extra: String = "", scenes: String = #"[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]"#) -> String {
     #"{"event":"launch","t":\#(t),"platform":"\#(platform)","scenes":\#(scenes)\#(extra)}"#
 }
