@@ -69,7 +69,11 @@ public struct TraceGenerator: Sendable {
 
     mutating func next() -> Event {
         t += Double(random.next() % 400 + 1)
-        guard running else { return launch() }
+        if chance(1) { t += 25_000 }  // a long pause: a slow launch, a user away
+        guard running else {
+            // Now and then a callback arrives after terminate (an event before the next launch).
+            return chance(5) ? Event(t: t, .delegate(callback: "willTerminate", window: nil)) : launch()
+        }
         let roll = random.next() % 1000
         switch roll {
         case 0..<8:

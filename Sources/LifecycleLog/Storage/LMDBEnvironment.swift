@@ -31,6 +31,7 @@ final class LMDBEnvironment {
     static let maxDatabases: UInt32 = 8
 
     init(path: String, mode: LMDBOpenMode, initialMapSize: Int = 64 << 20) throws {
+        try LMDBFileCheck.check(path)
         var env: OpaquePointer?
         try LMDBCall.check("mdb_env_create", mdb_env_create(&env), path: path)
         // `!`: mdb_env_create succeeded, so it set the handle.

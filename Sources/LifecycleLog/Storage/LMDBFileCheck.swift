@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Checks an existing LMDB file's meta pages before liblmdb maps it.
+///
+/// liblmdb maps the whole map size and trusts the meta page's last page
+/// number. A truncated file therefore makes it touch pages past the end of the
+/// file, which the kernel answers with SIGBUS, killing the process. Reading the two meta
+/// pages here turns that into a typed error. The layout read (LMDB 0.9's
+/// `MDB_meta` after a 16-byte page header) is that of every 64-bit liblmdb
+/// 0.9.x build.
+enum LMDBFileCheck {
+    static let magic: UInt32 = 0xBEEF_C0DE
+
+    /// Throws `notATrace` or `corruptTrace` when the file at `path` cannot be
+    /// a whole LMDB environment; does nothing for a file that does not exist.
+    static func check(_ path: String) throws {
+        let fd = open(path, O_RDONLY)
+        if fd < 0 { return }  // missing or unreadable: liblmdb reports that precisely
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
+        let size = Int64(info.st_size)
+        if size == 0 { return }  // a new, empty file: liblmdb initialises it when writing
+        var first = [UInt8](repeating: 0, count: 4096)
+        guard pread(fd, &first, first.count, 0) == first.count else {
+            throw LifecycleLogError(.notATrace, "the file is \(size) bytes, too small to be an LMDB trace; it may be truncated", path: path)
+        }
+        guard u32(first, 16) == magic else {
+            throw LifecycleLogError(.notATrace, "not an LMDB file (no LMDB meta page); a trace file is written by `replay import` or the recorder", path: path)
+        }
+        let pageSize = Int64(u32(first, 16 + 24))  // mm_dbs[FREE_DBI].md_pad holds the page size
+        guard pageSize >= 512, pageSize <= 65536, pageSize & (pageSize - 1) == 0 else {
+            throw LifecycleLogError(.corruptTrace, "the LMDB meta page is damaged (page size \(pageSize)); the trace cannot be read", path: path)
+        }
+        var second = [UInt8](repeating: 0, count: 160)
+        let haveSecond = pread(fd, &second, second.count, off_t(pageSize)) == second.count && u32(second, 16) == magic
+        // The newer of the two meta pages is the one liblmdb uses.
+        let meta = haveSecond && u64(second, 16 + 128) > u64(first, 16 + 128) ? second : first
+        let lastPage = u64(meta, 16 + 120)
+        guard lastPage < UInt64(Int64.max) / UInt64(pageSize) else {
+            throw LifecycleLogError(.corruptTrace, "the LMDB meta page is damaged; the trace cannot be read", path: path)
+        }
+        let needed = (Int64(lastPage) + 1) * pageSize
+        if needed > size {
+            throw LifecycleLogError(.corruptTrace,
+                "the file is truncated: its last page ends at byte \(needed) but the file has \(size) bytes; recover it from its JSON Lines source or a copy",
+                path: path)
+        }
+    }
+
+    private static func u32(_ b: [UInt8], _ at: Int) -> UInt32 {
+        (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[at + $1]) << (8 * UInt32($1)) }
+    }
+
+    private static func u64(_ b: [UInt8], _ at: Int) -> UInt64 {
+        (0..<8).reduce(UInt64(0)) { $0 | UInt64(b[at + $1]) << (8 * UInt64($1)) }
+    }
+}
