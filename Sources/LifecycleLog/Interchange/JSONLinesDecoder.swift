@@ -14,6 +14,13 @@ struct JSONLinesDecoder {
 
     init(path: String?) { self.path = path }
 
+    /// A decoder that continues a stored trace: seqs after `seq`, times not before `time`.
+    init(path: String?, continuingAfter seq: UInt64, at time: Double) {
+        self.path = path
+        self.seq = seq
+        self.lastT = time
+    }
+
     /// Decodes one line; returns `nil` for blank lines, comments and the header.
     mutating func decode(line: UnsafeBufferPointer<UInt8>, number: Int) throws -> Event? {
         var i = 0

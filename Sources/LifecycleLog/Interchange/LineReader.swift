@@ -46,6 +46,13 @@ struct LineReader: ~Copyable {
     /// until the end of the input or until `body` returns `false`. The buffer
     /// is valid only during the call.
     mutating func forEachLine(_ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Bool) throws {
+        try forEachLine(beforeReading: {}, body)
+    }
+
+    /// Like ``forEachLine(_:)``, calling `beforeReading` whenever every
+    /// buffered line has been handed out and the reader is about to wait for
+    /// more input (the moment to commit what arrived so far).
+    mutating func forEachLine(beforeReading: () throws -> Void, _ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Bool) throws {
         var searchFrom = start
         while true {
             // `!`: storage is allocated with a non-zero capacity.
@@ -69,6 +76,7 @@ struct LineReader: ~Copyable {
                 return
             }
             let shift = start
+            try beforeReading()
             try fill()
             searchFrom -= shift
         }

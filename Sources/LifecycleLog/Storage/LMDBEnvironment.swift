@@ -5,6 +5,10 @@ enum LMDBOpenMode: Sendable {
     /// Read only, with `MDB_RDONLY | MDB_NOLOCK`: works on a read-only file
     /// system and creates no `-lock` file beside the trace.
     case readOnly
+    /// Read only, registering as a reader in the existing `-lock` file of a
+    /// trace that a recorder may be appending to, so that the writer never
+    /// reuses pages this reader still sees. Creates no file.
+    case readOnlyShared
     /// Read and write, sharing the file with other processes through LMDB's
     /// `-lock` file (the recorder, so that `replay` can read while it records).
     case readWriteShared
@@ -47,6 +51,8 @@ final class LMDBEnvironment {
         switch mode {
         case .readOnly:
             flags |= UInt32(MDB_RDONLY | MDB_NOLOCK)
+        case .readOnlyShared:
+            flags |= UInt32(MDB_RDONLY)
         case .readWriteShared:
             try LMDBCall.check("mdb_env_set_mapsize", mdb_env_set_mapsize(handle, initialMapSize), path: path)
         case .readWriteExclusive:
@@ -104,7 +110,12 @@ final class LMDBEnvironment {
         }
     }
 
-    var isReadOnly: Bool { if case .readOnly = mode { return true } else { return false } }
+    var isReadOnly: Bool {
+        switch mode {
+        case .readOnly, .readOnlyShared: return true
+        case .readWriteShared, .readWriteExclusive: return false
+        }
+    }
 
     private func grow() throws {
         let newSize = mapSize < (1 << 30) ? mapSize * 2 : mapSize + (1 << 30)

@@ -9,7 +9,9 @@ import Darwin
 /// Opening is read-only in LMDB's strictest sense (`MDB_RDONLY | MDB_NOLOCK`):
 /// it works on a read-only file system and never creates or changes a file,
 /// so fixtures in a checkout never gain a `*.lmdb-lock`. A trace that is being
-/// recorded can be read at the same time; each read sees a consistent prefix.
+/// recorded (a writable `PATH-lock` file beside it) is read through that lock
+/// file instead, still without creating anything; each read then sees a
+/// consistent prefix of what the recorder committed.
 ///
 /// ```swift
 /// let trace = try Trace(path: "session.lmdb")
@@ -32,7 +34,11 @@ public final class Trace {
         self.path = path
         do {
             try Self.checkPlausibleTraceFile(path)
-            environment = try LMDBEnvironment(path: path, mode: .readOnly)
+            // A recorder that shares the file keeps LMDB's lock file beside it; reading
+            // through that lock keeps this reader's snapshot safe while it appends.
+            let lockFile = path + "-lock"
+            let shared = access(lockFile, R_OK | W_OK) == 0
+            environment = try LMDBEnvironment(path: path, mode: shared ? .readOnlyShared : .readOnly)
             var table = SymbolTable()
             databases = try environment.read { txn in
                 let dbs = try TraceDatabases.open(in: txn, path: path)

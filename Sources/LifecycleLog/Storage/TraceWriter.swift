@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Appends events to a trace file.
 ///
 /// Each call to ``append(_:)`` writes its events in one LMDB write
@@ -17,6 +23,8 @@ public final class TraceWriter {
     private var symbols = SymbolTable()
     /// The seq of the last stored event (0 for an empty trace).
     public private(set) var lastSeq: UInt64 = 0
+    /// The `t` of the last stored event (0 for an empty trace): appended events must not be earlier.
+    public private(set) var lastTime: Double = 0
     private var scratch = ByteWriter()
 
     /// How a writer shares its file.
@@ -39,10 +47,12 @@ public final class TraceWriter {
     public init(path: String, sharing: Sharing = .shared, initialMapSize: Int = 64 << 20) throws {
         self.path = path
         do {
+            if sharing == .shared { try Self.createIfMissing(path) }
             environment = try LMDBEnvironment(path: path, mode: sharing == .shared ? .readWriteShared : .readWriteExclusive,
                                               initialMapSize: initialMapSize)
             var table = SymbolTable()
             var last: UInt64 = 0
+            var lastT: Double = 0
             databases = try environment.write { txn in
                 table = SymbolTable()
                 let dbs: TraceDatabases
@@ -56,13 +66,35 @@ public final class TraceWriter {
                 try dbs.loadSymbols(into: &table, in: txn, path: path)
                 if let key = try txn.lastKey(dbs.events) {
                     last = key.withUnsafeBytes { TraceLayout.seq(fromKey: $0) } ?? 0
+                    lastT = try key.withUnsafeBytes { k in
+                        try txn.get(dbs.events, key: k) { try EventCodec.decode($0, symbols: table).t }
+                    } ?? 0
                 }
                 return dbs
             }
             symbols = table
             lastSeq = last
+            lastTime = lastT
         } catch let error as LifecycleLogError {
             throw error.at(path: path)
+        }
+    }
+
+    /// Creates an empty trace at `path` unless a file is there, so that a
+    /// file at `path` always holds trace metadata even if this process is
+    /// killed while creating it: the trace is built beside it and published
+    /// with `link`, which never replaces a file another process created first.
+    static func createIfMissing(_ path: String) throws {
+        if access(path, F_OK) == 0 { return }
+        let temporary = TraceInterchange.temporaryPath(beside: path)
+        defer { unlink(temporary) }
+        do {
+            let env = try LMDBEnvironment(path: temporary, mode: .readWriteExclusive, initialMapSize: 1 << 20)
+            _ = try env.write { txn in try TraceDatabases.create(in: txn) }
+            try env.sync()
+        }
+        if link(temporary, path) != 0 && errno != EEXIST {
+            throw LMDBCall.error("link", errno, path: path)
         }
     }
 
@@ -101,6 +133,7 @@ public final class TraceWriter {
             throw error.at(path: path)
         }
         lastSeq = firstSeq + UInt64(events.count) - 1
+        if let last = events.reversed().first { lastTime = last.t }
         return lastSeq
     }
 

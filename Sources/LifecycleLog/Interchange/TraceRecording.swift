@@ -1,0 +1,52 @@
+extension TraceInterchange {
+    /// What ``record(from:to:rejected:)`` did.
+    public struct RecordingSummary: Sendable, Hashable {
+        /// Events appended.
+        public var accepted: Int
+        /// Lines rejected as malformed (each was reported).
+        public var rejected: Int
+        /// The seq of the last event in the trace afterwards.
+        public var lastSeq: UInt64
+    }
+
+    /// Appends the events of a JSON Lines stream (`-` for standard input) to
+    /// the trace at `path` as they arrive, creating it when missing.
+    ///
+    /// Each line is validated as import validates it; a bad line is passed to
+    /// `rejected` (with its line number) and skipped, and every good line is
+    /// kept. What has arrived is committed whenever the stream has nothing
+    /// more to give yet, and at least every ``importBatchSize`` events, so a
+    /// kill at any moment leaves the trace holding a prefix of the good lines.
+    /// Other processes may read the trace meanwhile.
+    ///
+    /// - Throws: ``LifecycleLogError`` for failures of the input or the trace
+    ///   itself (not for bad lines).
+    public static func record(from input: String, to path: String, rejected: (LifecycleLogError) -> Void) throws -> RecordingSummary {
+        let writer = try TraceWriter(path: path, sharing: .shared)
+        var decoder = JSONLinesDecoder(path: input == "-" ? "stdin" : input, continuingAfter: writer.lastSeq, at: writer.lastTime)
+        var reader = try LineReader(path: input, bufferSize: 64 * 1024)
+        var batch: [Event] = []
+        var summary = RecordingSummary(accepted: 0, rejected: 0, lastSeq: writer.lastSeq)
+        func commit() throws {
+            guard !batch.isEmpty else { return }
+            try writer.append(batch)
+            summary.accepted += batch.count
+            batch.removeAll(keepingCapacity: true)
+        }
+        try reader.forEachLine(beforeReading: commit) { number, line in
+            do {
+                if let event = try decoder.decode(line: line, number: number) {
+                    batch.append(event)
+                    if batch.count >= importBatchSize { try commit() }
+                }
+            } catch let error as LifecycleLogError where error.code == .invalidInput || error.code == .unsupportedVersion {
+                summary.rejected += 1
+                rejected(error)
+            }
+            return true
+        }
+        try commit()
+        summary.lastSeq = writer.lastSeq
+        return summary
+    }
+}
