@@ -166,7 +166,7 @@ final class TraceStoreTests: XCTestCase {
         }
         // An LMDB file written by another program, without trace metadata.
         let foreign = folder.file("foreign.lmdb")
-        let env = try LMDBEnvironment(path: foreign, mode: .readWriteExclusive)
+        let env = try LMDBEnvironment.open(path: foreign, mode: .readWriteExclusive)
         try env.write { txn in
             let db = try txn.openDatabase("other", create: true)!
             try [UInt8]([1]).withUnsafeBytes { k in try txn.put(db, key: k, value: k, append: false) }

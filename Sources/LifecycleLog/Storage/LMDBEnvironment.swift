@@ -1,4 +1,11 @@
 import CLMDB
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How an ``LMDBEnvironment`` opens its file.
 enum LMDBOpenMode: Sendable {
@@ -15,6 +22,13 @@ enum LMDBOpenMode: Sendable {
     /// Read and write by this process alone, with `MDB_NOLOCK`: used for a new
     /// file that nobody else can see yet (import into a temporary file).
     case readWriteExclusive
+
+    var isReadOnly: Bool {
+        switch self {
+        case .readOnly, .readOnlyShared: return true
+        case .readWriteShared, .readWriteExclusive: return false
+        }
+    }
 }
 
 /// A thin, internal owner of one `MDB_env` in one file (`MDB_NOSUBDIR`).
@@ -24,17 +38,68 @@ enum LMDBOpenMode: Sendable {
 /// closure throws. ``write(_:)`` grows the map and runs the closure again
 /// when LMDB reports `MDB_MAP_FULL`, so the caller's closure must be safe to
 /// run again from the start (it sees a fresh transaction each time).
-final class LMDBEnvironment {
-    // `unsafe`: the raw handle; every use is in this file or Transaction.swift.
+///
+/// LMDB forbids opening one file twice in a process (its lock-file setup
+/// relies on per-process `fcntl` locks, so a second open re-initialises the
+/// lock file under the first). ``open(path:mode:initialMapSize:)`` therefore
+/// hands every reader and shared writer of one file the same environment.
+/// Changing the map size remaps the file, so it waits, behind ``remapLock``,
+/// for this process's transactions to finish.
+final class LMDBEnvironment: @unchecked Sendable {
+    // @unchecked Sendable: the MDB_env is opened with MDB_NOTLS, so read
+    // transactions may run on any thread; `mapSize` and remaps are guarded by
+    // `remapLock`, the database cache by its mutex.
+
+    // `unsafe`: the raw handle; every use is in this file or LMDBTransaction.swift.
     let handle: OpaquePointer
     let path: String
     let mode: LMDBOpenMode
-    private(set) var mapSize: Int
+    private var currentMapSize: Int
+    /// Held shared by every transaction, exclusively while the map is resized.
+    private let remapLock: UnsafeMutablePointer<pthread_rwlock_t>
+    /// The trace's databases once opened, so that `mdb_dbi_open` runs once per environment.
+    let databases = Mutex<TraceDatabases?>(nil)
 
     /// Named databases the trace uses.
     static let maxDatabases: UInt32 = 8
 
-    init(path: String, mode: LMDBOpenMode, initialMapSize: Int = 64 << 20) throws {
+    /// The environments open in this process, by file identity.
+    private static let registry = Mutex<[FileIdentity: WeakEnvironment]>([:])
+
+    private struct FileIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    private struct WeakEnvironment {
+        weak var environment: LMDBEnvironment?
+    }
+
+    /// The environment of `path` for `mode`: the one already open in this
+    /// process when it can serve `mode`, else a new one.
+    static func open(path: String, mode: LMDBOpenMode, initialMapSize: Int = 64 << 20) throws -> LMDBEnvironment {
+        if case .readWriteExclusive = mode {
+            return try LMDBEnvironment(path: path, mode: mode, initialMapSize: initialMapSize)
+        }
+        try LMDBFileCheck.check(path)
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return try LMDBEnvironment(path: path, mode: mode, initialMapSize: initialMapSize)  // reports the error precisely
+        }
+        let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        return try registry.withLock { open in
+            if let existing = open[identity]?.environment, mode.isReadOnly || !existing.mode.isReadOnly {
+                return existing
+            }
+            let environment = try LMDBEnvironment(path: path, mode: mode, initialMapSize: initialMapSize)
+            if open[identity]?.environment == nil || !mode.isReadOnly {
+                open[identity] = WeakEnvironment(environment: environment)
+            }
+            return environment
+        }
+    }
+
+    private init(path: String, mode: LMDBOpenMode, initialMapSize: Int) throws {
         try LMDBFileCheck.check(path)
         var env: OpaquePointer?
         try LMDBCall.check("mdb_env_create", mdb_env_create(&env), path: path)
@@ -43,7 +108,9 @@ final class LMDBEnvironment {
         self.handle = handle
         self.path = path
         self.mode = mode
-        self.mapSize = initialMapSize
+        self.currentMapSize = initialMapSize
+        remapLock = .allocate(capacity: 1)
+        pthread_rwlock_init(remapLock, nil)
         // From here every stored property is set, so a throw still runs
         // deinit, which closes the handle: it must not be closed here too.
         try LMDBCall.check("mdb_env_set_maxdbs", mdb_env_set_maxdbs(handle, Self.maxDatabases), path: path)
@@ -61,10 +128,27 @@ final class LMDBEnvironment {
         }
         try LMDBCall.check("mdb_env_open", mdb_env_open(handle, path, flags, 0o644), path: path)
         var info = MDB_envinfo()
-        if mdb_env_info(handle, &info) == MDB_SUCCESS { mapSize = info.me_mapsize }
+        if mdb_env_info(handle, &info) == MDB_SUCCESS { currentMapSize = info.me_mapsize }
+        if case .readWriteShared = mode {
+            // Free the reader slots of processes that died inside a read transaction,
+            // so that they do not keep the writer from reusing pages.
+            var dead: Int32 = 0
+            _ = mdb_reader_check(handle, &dead)
+        }
     }
 
-    deinit { mdb_env_close(handle) }
+    deinit {
+        mdb_env_close(handle)
+        pthread_rwlock_destroy(remapLock)
+        remapLock.deallocate()
+    }
+
+    /// The current map size in bytes.
+    var mapSize: Int {
+        pthread_rwlock_rdlock(remapLock)
+        defer { pthread_rwlock_unlock(remapLock) }
+        return currentMapSize
+    }
 
     /// Flushes written data to disk (`mdb_env_sync` with force).
     func sync() throws {
@@ -76,6 +160,8 @@ final class LMDBEnvironment {
     /// is committed rather than aborted, because LMDB keeps the database
     /// handles opened in a transaction only when it commits.
     func read<R>(_ body: (borrowing LMDBTransaction) throws -> R) throws -> R {
+        pthread_rwlock_rdlock(remapLock)
+        defer { pthread_rwlock_unlock(remapLock) }
         let txn = try begin(readOnly: true)
         let result: R
         do {
@@ -92,43 +178,56 @@ final class LMDBEnvironment {
     /// when `body` throws. When the map is full, the transaction is aborted,
     /// the map doubled, and `body` run again in a new transaction.
     func write<R>(_ body: (borrowing LMDBTransaction) throws -> R) throws -> R {
-        precondition(!isReadOnly, "write transaction on a read-only trace")  // programmer error: caller checks mode
+        precondition(!mode.isReadOnly, "write transaction on a read-only trace")  // programmer error: callers open writers read-write
         while true {
-            let txn = try begin(readOnly: false)
+            pthread_rwlock_rdlock(remapLock)
+            let txn: LMDBTransaction
+            do {
+                txn = try begin(readOnly: false)
+            } catch {
+                pthread_rwlock_unlock(remapLock)
+                throw error
+            }
             do {
                 let result = try body(txn)
                 try LMDBCall.check("mdb_txn_commit", mdb_txn_commit(txn.handle), path: path)
+                pthread_rwlock_unlock(remapLock)
                 return result
             } catch let error as LifecycleLogError where error.lmdbStatus == MDB_MAP_FULL {
                 // A failed commit has already freed the transaction; abort only otherwise.
                 if error.function != "mdb_txn_commit" { mdb_txn_abort(txn.handle) }
+                pthread_rwlock_unlock(remapLock)
                 try grow()
             } catch {
                 if (error as? LifecycleLogError)?.function != "mdb_txn_commit" { mdb_txn_abort(txn.handle) }
+                pthread_rwlock_unlock(remapLock)
                 throw error
             }
         }
     }
 
-    var isReadOnly: Bool {
-        switch mode {
-        case .readOnly, .readOnlyShared: return true
-        case .readWriteShared, .readWriteExclusive: return false
-        }
-    }
-
     private func grow() throws {
-        let newSize = mapSize < (1 << 30) ? mapSize * 2 : mapSize + (1 << 30)
+        pthread_rwlock_wrlock(remapLock)
+        defer { pthread_rwlock_unlock(remapLock) }
+        let newSize = currentMapSize < (1 << 30) ? currentMapSize * 2 : currentMapSize + (1 << 30)
         try LMDBCall.check("mdb_env_set_mapsize", mdb_env_set_mapsize(handle, newSize), path: path)
-        mapSize = newSize
+        currentMapSize = newSize
     }
 
+    /// Begins a transaction; the caller holds `remapLock` shared.
     private func begin(readOnly: Bool) throws -> LMDBTransaction {
         var txn: OpaquePointer?
         var status = mdb_txn_begin(handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
         if status == MDB_MAP_RESIZED {
-            // Another process grew the map: adopt its size and try once more.
-            try LMDBCall.check("mdb_env_set_mapsize", mdb_env_set_mapsize(handle, 0), path: path)
+            // Another process grew the map: adopt its size (a remap, so exclusively) and try once more.
+            pthread_rwlock_unlock(remapLock)
+            pthread_rwlock_wrlock(remapLock)
+            let adopted = mdb_env_set_mapsize(handle, 0)
+            var info = MDB_envinfo()
+            if adopted == MDB_SUCCESS, mdb_env_info(handle, &info) == MDB_SUCCESS { currentMapSize = info.me_mapsize }
+            pthread_rwlock_unlock(remapLock)
+            pthread_rwlock_rdlock(remapLock)
+            try LMDBCall.check("mdb_env_set_mapsize", adopted, path: path)
             status = mdb_txn_begin(handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
         }
         try LMDBCall.check("mdb_txn_begin", status, path: path)

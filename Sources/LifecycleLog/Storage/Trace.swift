@@ -38,12 +38,18 @@ public final class Trace {
             // through that lock keeps this reader's snapshot safe while it appends.
             let lockFile = path + "-lock"
             let shared = access(lockFile, R_OK | W_OK) == 0
-            environment = try LMDBEnvironment(path: path, mode: shared ? .readOnlyShared : .readOnly)
+            let environment = try LMDBEnvironment.open(path: path, mode: shared ? .readOnlyShared : .readOnly)
+            self.environment = environment
             var table = SymbolTable()
-            databases = try environment.read { txn in
-                let dbs = try TraceDatabases.open(in: txn, path: path)
-                try dbs.loadSymbols(into: &table, in: txn, path: path)
-                return dbs
+            // mdb_dbi_open must not run in two transactions at once: open the
+            // databases once per environment, under its lock.
+            databases = try environment.databases.withLock { cached in
+                try environment.read { txn in
+                    let dbs = try cached ?? TraceDatabases.open(in: txn, path: path)
+                    try dbs.loadSymbols(into: &table, in: txn, path: path)
+                    cached = dbs
+                    return dbs
+                }
             }
             symbols = table
         } catch let error as LifecycleLogError {

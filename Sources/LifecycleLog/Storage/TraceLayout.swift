@@ -35,7 +35,7 @@ enum TraceLayout {
 
 /// The open databases of one trace and its symbol table: what both the
 /// reading and the appending side need.
-struct TraceDatabases {
+struct TraceDatabases: Sendable {
     var meta: LMDBDatabase
     var symbols: LMDBDatabase
     var events: LMDBDatabase

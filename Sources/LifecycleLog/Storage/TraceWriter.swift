@@ -48,29 +48,37 @@ public final class TraceWriter {
         self.path = path
         do {
             if sharing == .shared { try Self.createIfMissing(path) }
-            environment = try LMDBEnvironment(path: path, mode: sharing == .shared ? .readWriteShared : .readWriteExclusive,
-                                              initialMapSize: initialMapSize)
+            let environment = try LMDBEnvironment.open(path: path, mode: sharing == .shared ? .readWriteShared : .readWriteExclusive,
+                                                       initialMapSize: initialMapSize)
+            self.environment = environment
             var table = SymbolTable()
             var last: UInt64 = 0
             var lastT: Double = 0
-            databases = try environment.write { txn in
-                table = SymbolTable()
-                let dbs: TraceDatabases
-                if try txn.openDatabase(TraceLayout.metaDatabase, create: false) != nil {
-                    dbs = try TraceDatabases.open(in: txn, path: path)
-                } else if try txn.count(LMDBDatabase(dbi: 1)) == 0 {  // MAIN_DBI (1) lists named databases; empty means a new file
-                    dbs = try TraceDatabases.create(in: txn)
-                } else {
-                    throw LifecycleLogError(.notATrace, "an LMDB file without LifecycleLog metadata, not a trace; choose another file name", path: path)
+            databases = try environment.databases.withLock { cached in
+                // Cached only after the commit: handles opened in an aborted transaction are gone.
+                let opened = try environment.write { txn in
+                    table = SymbolTable()
+                    let dbs: TraceDatabases
+                    if let cached {
+                        dbs = cached
+                    } else if try txn.openDatabase(TraceLayout.metaDatabase, create: false) != nil {
+                        dbs = try TraceDatabases.open(in: txn, path: path)
+                    } else if try txn.count(LMDBDatabase(dbi: 1)) == 0 {  // MAIN_DBI (1) lists named databases; empty means a new file
+                        dbs = try TraceDatabases.create(in: txn)
+                    } else {
+                        throw LifecycleLogError(.notATrace, "an LMDB file without LifecycleLog metadata, not a trace; choose another file name", path: path)
+                    }
+                    try dbs.loadSymbols(into: &table, in: txn, path: path)
+                    if let key = try txn.lastKey(dbs.events) {
+                        last = key.withUnsafeBytes { TraceLayout.seq(fromKey: $0) } ?? 0
+                        lastT = try key.withUnsafeBytes { k in
+                            try txn.get(dbs.events, key: k) { try EventCodec.decode($0, symbols: table).t }
+                        } ?? 0
+                    }
+                    return dbs
                 }
-                try dbs.loadSymbols(into: &table, in: txn, path: path)
-                if let key = try txn.lastKey(dbs.events) {
-                    last = key.withUnsafeBytes { TraceLayout.seq(fromKey: $0) } ?? 0
-                    lastT = try key.withUnsafeBytes { k in
-                        try txn.get(dbs.events, key: k) { try EventCodec.decode($0, symbols: table).t }
-                    } ?? 0
-                }
-                return dbs
+                cached = opened
+                return opened
             }
             symbols = table
             lastSeq = last
@@ -89,7 +97,7 @@ public final class TraceWriter {
         let temporary = TraceInterchange.temporaryPath(beside: path)
         defer { unlink(temporary) }
         do {
-            let env = try LMDBEnvironment(path: temporary, mode: .readWriteExclusive, initialMapSize: 1 << 20)
+            let env = try LMDBEnvironment.open(path: temporary, mode: .readWriteExclusive, initialMapSize: 1 << 20)
             _ = try env.write { txn in try TraceDatabases.create(in: txn) }
             try env.sync()
         }
