@@ -202,4 +202,21 @@ final class TraceStoreTests: XCTestCase {
         }
         XCTAssertEqual(decodedOrRejected, 300 * 20)
     }
+
+    /// Inputs the fuzzers found; each once trapped the decoder.
+    func testFuzzerFindingsDecodeToErrorsNotTraps() throws {
+        var symbols = SymbolTable()
+        for s in ["library", "WindowGroup", "note", "w1", "w2", "notes", "draft", "Settings", "x", "didBecomeActive", "timer", "focus"] {
+            _ = symbols.intern(s)
+        }
+        let findings: [[UInt8]] = [
+            // an open whose string value runs past the end of the record
+            [3, 80, 8, 1, 2, 1, 5, 22, 102, 105, 108, 234, 58, 47, 47, 47, 0, 0, 0, 0, 0, 0, 0, 17, 85, 115, 101, 114, 97],
+        ]
+        for bytes in findings {
+            XCTAssertThrowsError(try bytes.withUnsafeBytes { try EventCodec.decode($0, symbols: symbols) }) { error in
+                XCTAssertEqual((error as? LifecycleLogError)?.code, .corruptTrace)
+            }
+        }
+    }
 }

@@ -72,7 +72,10 @@ struct ByteReader: ~Copyable {
     }
 
     mutating func string() throws -> String {
-        let length = try count(limit: bytes.count - offset)
+        // The limit is what remains after the length itself has been read.
+        let declared = try varint()
+        guard declared <= UInt64(bytes.count - offset) else { throw corrupt("string of \(declared) bytes runs past the end") }
+        let length = Int(declared)
         let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])
         let text = String(decoding: slice, as: UTF8.self)
         guard text.utf8.elementsEqual(slice) else { throw corrupt("invalid UTF-8") }
