@@ -10,8 +10,12 @@ extension Replay {
                 Writes a header line and then every event with every field and value it was \
                 imported or recorded with. Without -o the lines go to standard output.
 
+                A damaged trace fails the export (exit 2, nothing written) unless --salvage asks for \
+                the events before the damage.
+
                 Example:
                   replay export session.lmdb -o session.jsonl
+                  replay export damaged.lmdb --salvage -o recovered.jsonl
                 """)
 
         @Argument(help: "The trace file to read.")
@@ -20,12 +24,25 @@ extension Replay {
         @Option(name: .shortAndLong, help: "The JSON Lines file to write ('-' or none for standard output).")
         var output: String?
 
+        @Flag(help: "Recover a damaged trace: write every event before the first damaged one, say where it stopped, and exit 0.")
+        var salvage = false
+
         func run() throws {
             let opened = try Trace(path: trace)
             let out = try Output.to(path: output)
             do {
-                try TraceInterchange.exportJSONLines(opened) { out.write($0) }
-                try out.commit()
+                if salvage {
+                    let (events, stoppedBy) = try TraceInterchange.salvageJSONLines(opened) { out.write($0) }
+                    try out.commit()
+                    if let stoppedBy {
+                        Output.standardError.write("replay: salvaged \(events) events; stopped at the damage: \(stoppedBy)\n")
+                    } else {
+                        Output.standardError.write("replay: the trace is whole: exported all \(events) events\n")
+                    }
+                } else {
+                    try TraceInterchange.exportJSONLines(opened) { out.write($0) }
+                    try out.commit()
+                }
             } catch {
                 out.discard()
                 throw error

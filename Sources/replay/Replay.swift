@@ -29,6 +29,9 @@ struct Replay: ParsableCommand {
     /// 2 for bad input and arguments (including argument-parser's own usage
     /// errors, which it would otherwise report as 64).
     static func main() {
+        // A file-size limit (ulimit -f) must fail a write with EFBIG, reported
+        // like a full disk, rather than kill the process with SIGXFSZ.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -8,18 +8,35 @@ import XCTest
 final class FixtureTests: XCTestCase {
     func testEveryFixtureMatchesItsExpectedReport() throws {
         let root = "\(repositoryRoot)/traces"
-        let fixtures = try XCTUnwrap(FileManager.default.subpaths(atPath: root)).filter { $0.hasSuffix(".jsonl") }.sorted()
+        let fixtures = try XCTUnwrap(FileManager.default.subpaths(atPath: root))
+            .filter { ($0.hasSuffix(".jsonl") && !$0.hasSuffix(".export.jsonl")) || $0.hasSuffix(".lmdb") }.sorted()
         XCTAssertGreaterThan(fixtures.count, 25)
         for fixture in fixtures {
             var configuration = RuleConfiguration()
             configuration.explore = fixture.hasPrefix("explore/")
             let report = try Replayer.replay("\(root)/\(fixture)", configuration: configuration)
-            let expectedPath = "\(root)/\(fixture.dropLast(".jsonl".count)).expected.json"
+            let base = fixture.hasSuffix(".lmdb") ? fixture.dropLast(".lmdb".count) : fixture.dropLast(".jsonl".count)
+            let expectedPath = "\(root)/\(base).expected.json"
             let expected = try String(contentsOfFile: expectedPath, encoding: .utf8)
             if let diff = try ExpectedReport.difference(report, expectedText: expected, expectedPath: expectedPath) {
                 XCTFail(diff)
             }
         }
+    }
+
+    /// Trace files written by this version are kept in traces/stored/ and must
+    /// export identically in every later version: the stored layout is frozen.
+    func testStoredTracesExportExactlyAsWhenTheyWereWritten() throws {
+        let root = "\(repositoryRoot)/traces/stored"
+        let stored = try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.hasSuffix(".lmdb") }.sorted()
+        XCTAssertGreaterThanOrEqual(stored.count, 3)
+        for name in stored {
+            var exported = ""
+            try TraceInterchange.exportJSONLines(try Trace(path: "\(root)/\(name)")) { exported += $0 }
+            let golden = try String(contentsOfFile: "\(root)/\(name.dropLast(".lmdb".count)).export.jsonl", encoding: .utf8)
+            XCTAssertEqual(exported, golden, "\(name) no longer exports as it did")
+        }
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: root).contains { $0.hasSuffix("-lock") })
     }
 
     func testEveryRuleHasAFixtureThatFiresIt() throws {

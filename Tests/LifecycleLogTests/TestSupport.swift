@@ -142,3 +142,26 @@ func assertFindings(
 func launch(_ platform: String = "iOS", t: Int = 0, extra: String = "", scenes: String = #"[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]"#) -> String {
     #"{"event":"launch","t":\#(t),"platform":"\#(platform)","scenes":\#(scenes)\#(extra)}"#
 }
+
+/// One event of every kind, with unknown fields, unicode, exact large and
+/// fractional numbers, and an unknown kind.
+let everyKindTrace = [
+    #"{"event":"launch","t":0,"platform":"visionOS","scenes":[{"id":"main","kind":"WindowGroup","title":"Notizen ✏️","x-extra":[1,2]},{"id":"space","kind":"ImmersiveSpace","for":"Space.ID"},{"id":"new","kind":"UtilityWindow"}],"reason":"background","app":"com.example","os":"2.1","build":"7","device":{"model":"Vision Pro","memory":17179869184}}"#,
+    #"{"event":"open","t":1.5,"window":"fenêtre-1","scene":"space","value":{"id":18446744073709551616,"neg":-0.000123,"exp":1E+400,"nested":[null,true,false,"\u0000\"\\\n"]},"restored":false}"#,
+    #"{"event":"phase","t":2,"phase":"active","window":"fenêtre-1","note":"日本語"}"#,
+    #"{"event":"phase","t":2,"phase":"inactive"}"#,
+    #"{"event":"delegate","t":3,"callback":"sceneWillConnect","window":"fenêtre-1"}"#,
+    #"{"event":"delegate","t":3,"callback":"customCallback"}"#,
+    #"{"event":"write","t":4,"key":"notes","scope":"shared","window":"fenêtre-1","base":9007199254740993}"#,
+    #"{"event":"read","t":5,"key":"🔑","scope":"app","version":0}"#,
+    #"{"event":"read","t":5,"key":"draft","scope":"scene","window":"fenêtre-1"}"#,
+    #"{"event":"save","t":6,"keys":["notes","🔑"],"window":"fenêtre-1","store":"SwiftData"}"#,
+    #"{"event":"save","t":6,"keys":[]}"#,
+    #"{"event":"save","t":6}"#,
+    #"{"event":"activity","t":7,"name":"audio","state":"start","window":"fenêtre-1"}"#,
+    #"{"event":"activity","t":8,"name":"audio","state":"stop"}"#,
+    #"{"event":"mark","t":9,"label":"step 3: open second note \ud83d\ude00"}"#,
+    #"{"event":"dismiss","t":10,"window":"fenêtre-1","reason":"user"}"#,
+    #"{"event":"focusChange","t":11,"window":"w","payload":{"a":[{}],"b":""}}"#,
+    #"{"event":"terminate","t":123456789012.25,"reason":"quit"}"#,
+]

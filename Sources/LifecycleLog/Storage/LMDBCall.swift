@@ -41,7 +41,10 @@ enum LMDBCall {
             advice = "permission denied; check that the file and its folder are readable (and writable when recording)"
         case ENOSPC, EFBIG, EDQUOT:
             code = .io
-            advice = "the disk or the file-size limit is full; free space and try again"
+            advice = "the disk or the file-size limit is full; free space and try again (what was committed before is kept)"
+        case EIO:
+            code = .io
+            advice = "a write or read failed (disk out of space, a file-size limit, or a device error); free space and try again (what was committed before is kept)"
         default:
             code = status > 0 && status < MDB_KEYEXIST ? .io : .storage
             advice = "see liblmdb's message"

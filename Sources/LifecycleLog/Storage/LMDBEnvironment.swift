@@ -129,12 +129,16 @@ final class LMDBEnvironment: @unchecked Sendable {
         try LMDBCall.check("mdb_env_open", mdb_env_open(handle, path, flags, 0o644), path: path)
         var info = MDB_envinfo()
         if mdb_env_info(handle, &info) == MDB_SUCCESS { currentMapSize = info.me_mapsize }
-        if case .readWriteShared = mode {
-            // Free the reader slots of processes that died inside a read transaction,
-            // so that they do not keep the writer from reusing pages.
-            var dead: Int32 = 0
-            _ = mdb_reader_check(handle, &dead)
-        }
+        clearStaleReaders()
+    }
+
+    /// Frees the reader slots of processes that died inside a read
+    /// transaction, so that they do not keep the writer from reusing pages
+    /// (the file would grow without bound under a long-running recorder).
+    func clearStaleReaders() {
+        guard case .readWriteShared = mode else { return }
+        var dead: Int32 = 0
+        _ = mdb_reader_check(handle, &dead)
     }
 
     deinit {

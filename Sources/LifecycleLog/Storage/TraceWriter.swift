@@ -114,6 +114,7 @@ public final class TraceWriter {
     public func append<C: Collection>(_ events: C) throws -> UInt64 where C.Element == Event {
         let mark = symbols.count
         let firstSeq = lastSeq + 1
+        environment.clearStaleReaders()
         do {
             try environment.write { txn in
                 symbols.truncate(to: mark)  // a retry after map growth starts from the committed symbols
