@@ -34,6 +34,7 @@ public struct LifecycleLogError: Error, Sendable, Hashable, CustomStringConverti
         /// An argument given to the library is not valid (for example a seq past the end).
         public static let invalidArgument = Code(raw: 7)
 
+        /// The code's name, such as `invalidInput`.
         public var description: String {
             switch raw {
             case 1: return "invalidInput"

@@ -65,13 +65,7 @@ extension Replay {
         }
 
         func run() throws {
-            var configuration = RuleConfiguration()
-            if let rules {
-                guard let text = try? String(contentsOfFile: rules, encoding: .utf8) else {
-                    throw LifecycleLogError(.io, "cannot read the rules file; check the path", path: rules)
-                }
-                configuration = try RuleConfiguration(json: text, path: rules)
-            }
+            var configuration = try loadRuleConfiguration(rules)
             configuration.explore = explore
 
             if state {
@@ -102,7 +96,8 @@ extension Replay {
                 Output.standardOutput.write("\(report.trace): matches \(expect) (\(report.errors) errors, \(report.warnings) warnings)\n")
                 return
             }
-            Output.standardOutput.write(ReportRenderer.render(reports, format: format, strict: strict))
+            let rendered = ReportRenderer.render(reports, format: format, strict: strict)
+            Output.standardOutput.write(format == .text && Terminal.colors(1) ? Terminal.colorize(rendered) : rendered)
             if assert && reports.contains(where: { $0.fails(strict: strict) }) { throw ExitCode(1) }
         }
 
@@ -113,6 +108,9 @@ extension Replay {
             for argument in arguments {
                 var isFolder: ObjCBool = false
                 guard argument == "-" || files.fileExists(atPath: argument, isDirectory: &isFolder) else {
+                    if let command = closestCommand(to: argument) {
+                        throw LifecycleLogError(.io, "no such file or folder. Did you mean `replay \(command)`?", path: argument)
+                    }
                     throw LifecycleLogError(.io, "no such file or folder; check the path", path: argument)
                 }
                 guard isFolder.boolValue else { paths.append(argument); continue }
@@ -128,22 +126,63 @@ extension Replay {
             return paths
         }
 
+        /// A subcommand whose name is within two edits of `word`, for "did you mean".
+        static func closestCommand(to word: String) -> String? {
+            let names = Replay.configuration.subcommands.compactMap { $0.configuration.commandName ?? String(describing: $0).lowercased() }
+            return names.map { ($0, editDistance(Array(word), Array($0))) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+        }
+
+        static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+            var previous = Array(0...b.count)
+            for (i, ca) in a.enumerated() {
+                var current = [i + 1]
+                for (j, cb) in b.enumerated() {
+                    current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1)))
+                }
+                previous = current
+            }
+            return previous[b.count]
+        }
+
         /// Replays `paths` on all cores; results keep the order of `paths`.
         static func replayAll(_ paths: [String], configuration: RuleConfiguration) throws -> [ReplayReport] {
+            let single = paths.count == 1
+            let total = single ? (Replayer.isJSONLines(paths[0]) ? nil : (try? Trace(path: paths[0]).eventCount).map(UInt64.init))
+                : UInt64(paths.count)
+            return try Terminal.withProgress(single ? "replaying \(paths[0])" : "replaying \(paths.count) traces", total: total) { progress in
+                try replayAll(paths, configuration: configuration, progress: progress, single: single)
+            }
+        }
+
+        private static func replayAll(_ paths: [String], configuration: RuleConfiguration, progress: Terminal.Progress,
+                                      single: Bool) throws -> [ReplayReport] {
             let results = Mutex<[Result<ReplayReport, LifecycleLogError>?]>(Array(repeating: nil, count: paths.count))
             DispatchQueue.concurrentPerform(iterations: paths.count) { i in
                 let result: Result<ReplayReport, LifecycleLogError>
                 do {
-                    result = .success(try Replayer.replay(paths[i], configuration: configuration))
+                    result = .success(try Replayer.replay(paths[i], configuration: configuration, progress: single ? { progress.update($0) } : nil))
                 } catch let error as LifecycleLogError {
                     result = .failure(error)
                 } catch {
                     result = .failure(LifecycleLogError(.io, "\(error)", path: paths[i]))
                 }
-                results.withLock { $0[i] = result }
+                let done = results.withLock { all -> Int in
+                    all[i] = result
+                    return all.count { $0 != nil }
+                }
+                if !single { progress.update(UInt64(done)) }
             }
             // `!`: concurrentPerform has run every iteration.
             return try results.withLock { $0 }.map { try $0!.get() }
         }
     }
+}
+
+/// The rule configuration of a `--rules FILE` option (the catalogue's defaults without one).
+func loadRuleConfiguration(_ path: String?) throws -> RuleConfiguration {
+    guard let path else { return RuleConfiguration() }
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        throw LifecycleLogError(.io, "cannot read the rules file; check the path", path: path)
+    }
+    return try RuleConfiguration(json: text, path: path)
 }

@@ -40,7 +40,9 @@ extension Replay {
                 TraceGenerator.generate(options) { out.write($0.jsonLine + "\n") }
                 try out.commit()
             } else {
-                try TraceInterchange.generate(options, to: output)
+                try Terminal.withProgress("generating \(output)", total: UInt64(events)) { progress in
+                    try TraceInterchange.generate(options, to: output, progress: progress.update)
+                }
             }
             Output.standardError.write("generated \(events) events into \(output)\n")
         }

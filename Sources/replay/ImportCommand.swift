@@ -22,7 +22,9 @@ extension Replay {
         var output: String
 
         func run() throws {
-            let count = try TraceInterchange.importJSONLines(from: input, to: output)
+            let count = try Terminal.withProgress("importing \(input)") { progress in
+                try TraceInterchange.importJSONLines(from: input, to: output, progress: progress.update)
+            }
             Output.standardError.write("imported \(count) events into \(output)\n")
         }
     }

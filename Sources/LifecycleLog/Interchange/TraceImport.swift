@@ -23,10 +23,12 @@ public enum TraceInterchange {
     /// - Throws: ``LifecycleLogError``: `invalidInput` or `unsupportedVersion`
     ///   naming the line, `io`, or `storage`.
     @discardableResult
-    public static func importJSONLines(from input: String, to output: String, initialMapSize: Int = 64 << 20) throws -> UInt64 {
+    /// - Parameter progress: called with the number of events imported so far, after each batch.
+    public static func importJSONLines(from input: String, to output: String, initialMapSize: Int = 64 << 20,
+                                       progress: ((UInt64) -> Void)? = nil) throws -> UInt64 {
         var imported: UInt64 = 0
         try writeAtomically(to: output, initialMapSize: initialMapSize) { writer in
-            try appendJSONLines(from: input, to: writer)
+            try appendJSONLines(from: input, to: writer, progress: progress)
             imported = writer.lastSeq
         }
         return imported
@@ -34,9 +36,10 @@ public enum TraceInterchange {
 
     /// Writes a synthetic trace (``TraceGenerator``) into a new trace file at
     /// `output`, atomically like ``importJSONLines(from:to:initialMapSize:)``.
-    public static func generate(_ options: TraceGenerator.Options, to output: String) throws {
+    /// - Parameter progress: called with the number of events written so far, after each batch.
+    public static func generate(_ options: TraceGenerator.Options, to output: String, progress: ((UInt64) -> Void)? = nil) throws {
         try writeAtomically(to: output) { writer in
-            try appendInBatches(to: writer) { emit in try TraceGenerator.generate(options, emit) }
+            try appendInBatches(to: writer, progress: progress) { emit in try TraceGenerator.generate(options, emit) }
         }
     }
 
@@ -59,14 +62,15 @@ public enum TraceInterchange {
         }
     }
 
-    private static func appendJSONLines(from input: String, to writer: TraceWriter) throws {
-        try appendInBatches(to: writer) { emit in
+    private static func appendJSONLines(from input: String, to writer: TraceWriter, progress: ((UInt64) -> Void)?) throws {
+        try appendInBatches(to: writer, progress: progress) { emit in
             try JSONLinesDecoder.forEachEvent(inFile: input) { _, event in try emit(event) }
         }
     }
 
     /// Appends the events `produce` emits, ``importBatchSize`` per transaction.
-    static func appendInBatches(to writer: TraceWriter, _ produce: (_ emit: (Event) throws -> Void) throws -> Void) throws {
+    static func appendInBatches(to writer: TraceWriter, progress: ((UInt64) -> Void)? = nil,
+                                _ produce: (_ emit: (Event) throws -> Void) throws -> Void) throws {
         var batch: [Event] = []
         batch.reserveCapacity(importBatchSize)
         try produce { event in
@@ -74,9 +78,11 @@ public enum TraceInterchange {
             if batch.count == importBatchSize {
                 try writer.append(batch)
                 batch.removeAll(keepingCapacity: true)
+                progress?(writer.lastSeq)
             }
         }
         if !batch.isEmpty { try writer.append(batch) }
+        progress?(writer.lastSeq)
     }
 
     static func temporaryPath(beside output: String) -> String {

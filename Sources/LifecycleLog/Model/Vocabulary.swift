@@ -20,12 +20,28 @@ public enum StateScope: String, Sendable, Hashable, CaseIterable {
 
 /// The platform a run was launched on.
 public enum Platform: String, Sendable, Hashable, CaseIterable {
-    case iOS, iPadOS, macOS, macCatalyst, tvOS, watchOS, visionOS
+    /// iPhone.
+    case iOS
+    /// iPad (multiple windows, Stage Manager).
+    case iPadOS
+    /// A Mac app (AppKit life cycle: no phase change on quit).
+    case macOS
+    /// An iPad app running on the Mac.
+    case macCatalyst
+    /// Apple TV.
+    case tvOS
+    /// Apple Watch.
+    case watchOS
+    /// Apple Vision Pro (windows, volumes and immersive spaces).
+    case visionOS
 }
 
 /// Whether an ``Event/Kind/activity(name:state:window:)`` started or stopped.
 public enum ActivityState: String, Sendable, Hashable, CaseIterable {
-    case start, stop
+    /// The work began.
+    case start
+    /// The work ended.
+    case stop
 }
 
 /// The kind of a scene declaration in an `App`'s `body`.
@@ -33,15 +49,24 @@ public enum ActivityState: String, Sendable, Hashable, CaseIterable {
 /// Known kinds have constants; other names (a scene type newer than this
 /// version) are kept as they are.
 public struct SceneKind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The scene type's name, as in the trace (`"WindowGroup"`).
     public var rawValue: String
+    /// A scene kind by name; any name is kept.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The scene type's name.
     public var description: String { rawValue }
 
+    /// `WindowGroup`: any number of windows, optionally each presenting a value (`for:`).
     public static let windowGroup = SceneKind(rawValue: "WindowGroup")
+    /// `Window`: a single, unique window (macOS, visionOS).
     public static let window = SceneKind(rawValue: "Window")
+    /// `DocumentGroup`: a window per open document.
     public static let documentGroup = SceneKind(rawValue: "DocumentGroup")
+    /// `Settings`: the app's settings window (macOS).
     public static let settings = SceneKind(rawValue: "Settings")
+    /// `MenuBarExtra`: a menu bar item with its window (macOS).
     public static let menuBarExtra = SceneKind(rawValue: "MenuBarExtra")
+    /// `ImmersiveSpace`: a full space (visionOS).
     public static let immersiveSpace = SceneKind(rawValue: "ImmersiveSpace")
 }
 

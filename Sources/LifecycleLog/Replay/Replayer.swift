@@ -55,10 +55,13 @@ public enum Replayer {
     /// if report.errors > 0 { print(report.findings) }
     /// ```
     /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace.
-    public static func replay(_ path: String, configuration: RuleConfiguration = RuleConfiguration()) throws -> ReplayReport {
+    /// - Parameter progress: called with the number of events replayed so far, every 65,536 events.
+    public static func replay(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
+                              progress: ((UInt64) -> Void)? = nil) throws -> ReplayReport {
         var reducer = LifecycleReducer(configuration: configuration)
         try forEachEvent(in: path) { seq, event in
             reducer.apply(seq: seq, event)
+            if let progress, seq & 0xFFFF == 0 { progress(seq) }
             return true
         }
         reducer.finish()

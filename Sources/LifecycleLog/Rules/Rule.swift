@@ -5,6 +5,7 @@ public enum Severity: String, Sendable, Hashable, CaseIterable, Comparable {
     /// An error: fails `--assert`.
     case error
 
+    /// Warnings sort before errors.
     public static func < (a: Severity, b: Severity) -> Bool { a == .warning && b == .error }
 }
 

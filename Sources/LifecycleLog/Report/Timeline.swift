@@ -1,0 +1,288 @@
+/// What a lifecycle trace looked like over time: the model behind
+/// `replay report`'s HTML timeline.
+///
+/// Windows are packed into rows (a row holds one window at a time, so there
+/// are as many rows as windows were ever open at once), each with its phase
+/// over time; the app phase has a lane of its own. Long traces are quantised
+/// to a fixed grid (see ``buckets``), so the model's size is bounded whatever
+/// the trace's length.
+public struct Timeline: Sendable {
+    /// A stretch of one lane in one phase.
+    public struct Segment: Sendable, Hashable {
+        /// The lane: -1 for the app phase, else a window row.
+        public var row: Int
+        /// Start and end, in ms of `t`.
+        public var start: Double, end: Double
+        /// The phase.
+        public var phase: ScenePhase
+        /// Index into ``labels``: which window (and scene, value) this is.
+        public var label: Int
+    }
+
+    /// Something that happened at a point in time.
+    public struct Mark: Sendable, Hashable {
+        /// What happened.
+        public enum Kind: String, Sendable {
+            /// A window appeared.
+            case open
+            /// A window went away.
+            case dismiss
+            /// A state key was written.
+            case write
+            /// State was saved.
+            case save
+            /// A run began.
+            case launch
+            /// A run ended cleanly.
+            case terminate
+            /// A run ended without `terminate` (at its last event): killed, crashed or reclaimed.
+            case uncleanEnd
+        }
+        /// What happened.
+        public var kind: Kind
+        /// The lane (-1: the app lane; run boundaries span every lane).
+        public var row: Int
+        /// When, in ms of `t`.
+        public var t: Double
+        /// How many such events this mark stands for (more than one after quantising).
+        public var count: Int
+        /// The first seq it stands for.
+        public var seq: UInt64
+    }
+
+    /// A finding placed on the timeline.
+    public struct Placed: Sendable, Hashable {
+        /// The finding.
+        public var finding: Finding
+        /// The `t` of the event it is anchored at.
+        public var t: Double
+        /// The lane of that event's window, or -1 for the app lane.
+        public var row: Int
+    }
+
+    /// The trace's path, as given.
+    public var trace: String
+    /// The number of events.
+    public var events: UInt64
+    /// The number of runs.
+    public var runs: Int
+    /// The `t` of the first event.
+    public var startTime: Double
+    /// The `t` of the last event.
+    public var endTime: Double
+    /// The number of window rows.
+    public var rows: Int
+    /// Window labels (`"w1 · note 42"`), indexed by ``Segment/label``.
+    public var labels: [String]
+    /// Phase bands, per lane in time order.
+    public var segments: [Segment]
+    /// Opens, dismisses, writes, saves and run boundaries.
+    public var marks: [Mark]
+    /// Findings with their place, the first ``maxDetailedFindings`` of them.
+    public var findings: [Placed]
+    /// Findings beyond ``maxDetailedFindings`` (counted in ``errors``/``warnings``).
+    public var moreFindings: Int
+    /// The number of error findings.
+    public var errors: Int
+    /// The number of warning findings.
+    public var warnings: Int
+    /// The quantisation grid: 0 for an exact timeline, else the number of buckets across the trace.
+    public var buckets: Int
+
+    /// Traces up to this many events are drawn exactly.
+    public static let exactLimit: UInt64 = 20_000
+    /// The number of time buckets for longer traces.
+    public static let bucketCount = 4096
+    /// How many findings are placed individually.
+    public static let maxDetailedFindings = 5000
+
+    /// Builds the timeline of the trace at `path` (two streaming passes).
+    ///
+    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace.
+    public static func build(_ path: String, configuration: RuleConfiguration = RuleConfiguration()) throws -> Timeline {
+        var first: Double?
+        var last: Double = 0
+        var reducer = LifecycleReducer(configuration: configuration)
+        try Replayer.forEachEvent(in: path) { seq, event in
+            if first == nil { first = event.t }
+            last = event.t
+            reducer.apply(seq: seq, event)
+            return true
+        }
+        reducer.finish()
+        var builder = TimelineBuilder(start: first ?? 0, end: last, events: reducer.eventCount, configuration: configuration,
+                                      findings: reducer.findings)
+        try Replayer.forEachEvent(in: path) { seq, event in
+            builder.apply(seq: seq, event)
+            return true
+        }
+        builder.finish()
+        let report = ReplayReport(trace: path, events: reducer.eventCount, runs: reducer.runCount, findings: reducer.findings)
+        return Timeline(
+            trace: path, events: reducer.eventCount, runs: reducer.runCount, startTime: first ?? 0, endTime: last,
+            rows: builder.rowCount, labels: builder.labels, segments: builder.segments, marks: builder.marks,
+            findings: builder.placed, moreFindings: max(0, reducer.findings.count - builder.placed.count),
+            errors: report.errors, warnings: report.warnings, buckets: builder.quantum > 0 ? bucketCount : 0)
+    }
+}
+
+/// Follows the reducer's state event by event and records lanes, marks and findings.
+struct TimelineBuilder {
+    var reducer: LifecycleReducer
+    let start: Double
+    let quantum: Double
+    var labels: [String] = []
+    var labelIndex: [String: Int] = [:]
+    var segments: [Timeline.Segment] = []
+    var marks: [Timeline.Mark] = []
+    var markIndex: [MarkKey: Int] = [:]
+    var placed: [Timeline.Placed] = []
+    let findings: [Finding]
+    var nextFinding = 0
+    /// Open windows by instance: row, label, phase and where the current segment began.
+    var lanes: [Int: (row: Int, label: Int, phase: ScenePhase, since: Double)] = [:]
+    var appLane: (phase: ScenePhase, since: Double)?
+    var freeRows: [Int] = []
+    var rowCount = 0
+    /// The last segment emitted per row, for merging.
+    var lastSegmentOfRow: [Int: Int] = [:]
+    var lastT: Double = 0
+    var runOpen = false
+
+    struct MarkKey: Hashable {
+        var kind: Timeline.Mark.Kind
+        var row: Int
+        var bucket: Int
+    }
+
+    init(start: Double, end: Double, events: UInt64, configuration: RuleConfiguration, findings: [Finding]) {
+        reducer = LifecycleReducer(configuration: configuration)
+        self.start = start
+        quantum = events > Timeline.exactLimit && end > start ? (end - start) / Double(Timeline.bucketCount) : 0
+        self.findings = findings
+    }
+
+    private func bucket(_ t: Double) -> Int { quantum > 0 ? Int((t - start) / quantum) : 0 }
+
+    mutating func label(_ text: String) -> Int {
+        if let i = labelIndex[text] { return i }
+        labels.append(text)
+        labelIndex[text] = labels.count - 1
+        return labels.count - 1
+    }
+
+    mutating func addMark(_ kind: Timeline.Mark.Kind, row: Int, t: Double, seq: UInt64) {
+        if quantum > 0 {
+            let key = MarkKey(kind: kind, row: row, bucket: bucket(t))
+            if let i = markIndex[key] { marks[i].count += 1; return }
+            markIndex[key] = marks.count
+        }
+        marks.append(Timeline.Mark(kind: kind, row: row, t: t, count: 1, seq: seq))
+    }
+
+    mutating func emitSegment(row: Int, from: Double, to: Double, phase: ScenePhase, label: Int) {
+        guard to > from else { return }  // nothing to draw
+        if quantum > 0, bucket(from) == bucket(to), to - from < quantum {
+            return  // shorter than a bucket: not visible at this resolution
+        }
+        if let i = lastSegmentOfRow[row], segments[i].phase == phase, segments[i].label == label,
+           segments[i].end >= from - quantum {
+            segments[i].end = to
+            return
+        }
+        lastSegmentOfRow[row] = segments.count
+        segments.append(Timeline.Segment(row: row, start: from, end: to, phase: phase, label: label))
+    }
+
+    mutating func apply(seq: UInt64, _ event: Event) {
+        let t = event.t
+        lastT = t
+        // Where the event's window is before the event (a dismiss removes it).
+        let rowBefore = event.window.flatMap { reducer.windows[$0] }.flatMap { lanes[$0.instance]?.row }
+        let hadRun = reducer.run != nil && reducer.run?.terminateSeq == nil
+        if case .launch = event.kind, hadRun {
+            // The process died some time after its last event: the lanes end there.
+            closeAll(at: lastRunEventT)
+            addMark(.uncleanEnd, row: -1, t: lastRunEventT, seq: seq)
+        }
+        reducer.apply(seq: seq, event)
+        switch event.kind {
+        case .launch:
+            addMark(.launch, row: -1, t: t, seq: seq)
+            runOpen = true
+        case .terminate where hadRun:
+            closeAll(at: t)
+            addMark(.terminate, row: -1, t: t, seq: seq)
+            runOpen = false
+        case .dismiss:
+            if let row = rowBefore { addMark(.dismiss, row: row, t: t, seq: seq) }
+        case .write where hadRun:
+            addMark(.write, row: event.window.flatMap { reducer.windows[$0] }.flatMap { lanes[$0.instance]?.row } ?? -1, t: t, seq: seq)
+        case .save where hadRun:
+            addMark(.save, row: event.window.flatMap { reducer.windows[$0] }.flatMap { lanes[$0.instance]?.row } ?? -1, t: t, seq: seq)
+        default:
+            break
+        }
+        if reducer.run != nil, reducer.run?.terminateSeq == nil { syncLanes(at: t, seq: seq, event: event) }
+        lastRunEventT = t
+        while nextFinding < findings.count, findings[nextFinding].seq == seq {
+            if placed.count < Timeline.maxDetailedFindings {
+                let row = event.window.flatMap { reducer.windows[$0] }.flatMap { lanes[$0.instance]?.row } ?? rowBefore ?? -1
+                placed.append(Timeline.Placed(finding: findings[nextFinding], t: t, row: row))
+            }
+            nextFinding += 1
+        }
+    }
+
+    var lastRunEventT: Double = 0
+
+    /// Brings the lanes in line with the reducer's windows and phases after an event.
+    mutating func syncLanes(at t: Double, seq: UInt64, event: Event) {
+        let open = reducer.windows
+        let openInstances = Set(open.values.map(\.instance))
+        for (instance, lane) in lanes.sorted(by: { $0.key < $1.key }) where !openInstances.contains(instance) {
+            emitSegment(row: lane.row, from: lane.since, to: t, phase: lane.phase, label: lane.label)
+            lanes[instance] = nil
+            freeRows.append(lane.row)
+            freeRows.sort(by: >)
+        }
+        for window in open.values.sorted(by: { $0.instance < $1.instance }) {
+            let phase = reducer.phase(of: window)
+            if let lane = lanes[window.instance] {
+                if lane.phase != phase {
+                    emitSegment(row: lane.row, from: lane.since, to: t, phase: lane.phase, label: lane.label)
+                    lanes[window.instance] = (lane.row, lane.label, phase, t)
+                }
+            } else {
+                let row = freeRows.popLast() ?? { rowCount += 1; return rowCount - 1 }()
+                var text = "\(window.id) · \(window.scene)"
+                if let value = window.canonicalValue { text += " \(value)" }
+                lanes[window.instance] = (row, label(text), phase, t)
+                addMark(.open, row: row, t: t, seq: seq)
+            }
+        }
+        let app = reducer.appPhase
+        if let lane = appLane {
+            if lane.phase != app {
+                emitSegment(row: -1, from: lane.since, to: t, phase: lane.phase, label: label("app"))
+                appLane = (app, t)
+            }
+        } else {
+            appLane = (app, t)
+        }
+    }
+
+    mutating func closeAll(at t: Double) {
+        for (_, lane) in lanes.sorted(by: { $0.key < $1.key }) {
+            emitSegment(row: lane.row, from: lane.since, to: t, phase: lane.phase, label: lane.label)
+        }
+        lanes.removeAll()
+        freeRows = Array((0..<rowCount).reversed())
+        if let lane = appLane { emitSegment(row: -1, from: lane.since, to: t, phase: lane.phase, label: label("app")) }
+        appLane = nil
+    }
+
+    mutating func finish() {
+        closeAll(at: lastT)
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import LifecycleLog
+
+extension Replay {
+    /// `replay report TRACE -o timeline.html`
+    struct Report: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the trace's timeline as one self-contained HTML page.",
+            discussion: """
+                A lane per window and one for the app phase, with phase bands (active, inactive, \
+                background), opens and dismisses, writes and saves as ticks, run boundaries, and each \
+                finding as a marker with its rule, seq and message. Zoom with the wheel, pan by dragging. \
+                The page needs no network: open it anywhere, attach it to a bug report.
+
+                Example:
+                  replay report session.lmdb -o timeline.html --explore
+                """)
+
+        @Argument(help: "The trace (.lmdb or .jsonl).")
+        var trace: String
+
+        @Option(name: .shortAndLong, help: "The HTML file to write.")
+        var output: String
+
+        @Flag(help: "Also place the what-if findings (kill-exposure).")
+        var explore = false
+
+        @Option(help: "A rules file, as for replay TRACE --rules.")
+        var rules: String?
+
+        func run() throws {
+            var configuration = try loadRuleConfiguration(rules)
+            configuration.explore = explore
+            let timeline = try Timeline.build(trace, configuration: configuration)
+            let out = try Output.to(path: output)
+            out.write(timeline.html())
+            try out.commit()
+            Output.standardError.write("wrote \(output): \(timeline.events) events, \(timeline.errors) errors, \(timeline.warnings) warnings\n")
+        }
+    }
+}

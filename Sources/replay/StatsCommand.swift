@@ -1,0 +1,71 @@
+import ArgumentParser
+import LifecycleLog
+
+extension Replay {
+    /// `replay stats TRACE`
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print counts for a trace: events per kind, runs, windows, time span, findings per rule.",
+            discussion: """
+                Example:
+                  replay stats session.lmdb
+                  replay stats session.lmdb --format json
+                """)
+
+        @Argument(help: "The trace (.lmdb or .jsonl).")
+        var trace: String
+
+        @Option(help: "text or json.")
+        var format: ReportFormat = .text
+
+        @Flag(help: "Count the what-if findings (kill-exposure) too.")
+        var explore = false
+
+        func validate() throws {
+            if format != .text && format != .json { throw ValidationError("stats prints text or json; use --format text or --format json") }
+        }
+
+        func run() throws {
+            var configuration = RuleConfiguration()
+            configuration.explore = explore
+            let stats = try TraceStatistics.gather(trace, configuration: configuration)
+            Output.standardOutput.write(format == .json ? stats.json() : stats.text())
+        }
+    }
+
+    /// `replay dump TRACE [--from SEQ] [--to SEQ] [--window W] [--kind K]`
+    struct Dump: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List a trace's events, aligned, filtered by seq range, window and kind.",
+            discussion: """
+                Example:
+                  replay dump session.lmdb --from 4800 --to 4820
+                  replay dump session.lmdb --window w2 --kind write --kind save
+                """)
+
+        @Argument(help: "The trace (.lmdb or .jsonl).")
+        var trace: String
+
+        @Option(help: "The first seq to list.")
+        var from: UInt64 = 1
+
+        @Option(help: "The last seq to list.")
+        var to: UInt64?
+
+        @Option(help: "Only events that name this window.")
+        var window: String?
+
+        @Option(help: "Only events of this kind (repeat for several).")
+        var kind: [String] = []
+
+        func validate() throws {
+            if from == 0 { throw ValidationError("seqs start at 1: use --from 1 or more") }
+            if let to, to < from { throw ValidationError("--to (\(to)) is before --from (\(from))") }
+        }
+
+        func run() throws {
+            let filter = EventListing.Filter(from: from, to: to ?? .max, window: window, kinds: Set(kind))
+            try EventListing.list(trace, filter: filter) { Output.standardOutput.write($0 + "\n") }
+        }
+    }
+}
