@@ -74,6 +74,12 @@ extension Replay {
                 return
             }
             let paths = try Self.expand(traces)
+            if paths.count == 1 && expect == nil {
+                // One trace: stream the report, in memory that does not grow with the trace.
+                let report = try Self.stream(paths[0], configuration: configuration, format: format, strict: strict)
+                if assert && report.fails(strict: strict) { throw ExitCode(1) }
+                return
+            }
             let reports = try Self.replayAll(paths, configuration: configuration)
 
             if let expect {
@@ -124,6 +130,50 @@ extension Replay {
                 paths += found.map { base + $0 }
             }
             return paths
+        }
+
+        /// Replays one trace and writes its report as findings become final.
+        static func stream(_ path: String, configuration: RuleConfiguration, format: ReportFormat, strict: Bool) throws -> ReplayReport {
+            let out = Output.standardOutput
+            let total = Replayer.isJSONLines(path) ? nil : (try? Trace(path: path).eventCount).map(UInt64.init)
+            return try Terminal.withProgress("replaying \(path)", total: total, alongsideOutput: true) { progress in
+                let tick: (UInt64) -> Void = { progress.update($0) }
+                switch format {
+                case .text:
+                    let color = Terminal.colors(1)
+                    let report = try Replayer.replay(path, configuration: configuration, progress: tick) { f in
+                        let line = ReplayReport.textLine(f, trace: path)
+                        out.write(color ? Terminal.colorize(line) : line)
+                    }
+                    out.write(report.textSummary)
+                    return report
+                case .json:
+                    let findings = SpillBuffer()
+                    var first = true
+                    let report = try Replayer.replay(path, configuration: configuration, progress: tick) { f in
+                        try findings.append((first ? "" : ",") + ReplayReport.jsonFinding(f))
+                        first = false
+                    }
+                    out.write(report.jsonPrefix(pretty: false, traceName: nil))
+                    try findings.drain(into: out)
+                    out.write(report.jsonSuffix(pretty: false, anyFindings: !first))
+                    return report
+                case .sarif:
+                    out.write(ReportRenderer.sarifPrefix)
+                    var first = true
+                    let report = try Replayer.replay(path, configuration: configuration, progress: tick) { f in
+                        out.write((first ? "" : ",") + ReportRenderer.sarifResult(f, trace: path))
+                        first = false
+                    }
+                    out.write(ReportRenderer.sarifSuffix)
+                    return report
+                case .junit:
+                    var suite = ReportRenderer.JUnitSuite(trace: path, strict: strict)
+                    let report = try Replayer.replay(path, configuration: configuration, progress: tick) { suite.add($0) }
+                    out.write(ReportRenderer.junit([suite]))
+                    return report
+                }
+            }
         }
 
         /// A subcommand whose name is within two edits of `word`, for "did you mean".

@@ -84,4 +84,26 @@ final class PropertyTests: XCTestCase {
                                             .undeclaredScene, .unknownWindow, .eventBeforeLaunch, .phaseSkip, .uncleanExit,
                                             .activityInBackground, .appPhaseMismatch, .unknownEvent]), "\(rules)")
     }
+
+    func testFindingsStreamedEventByEventAreTheFindingsOfTheWholeReplay() {
+        for seed in UInt64(200)...230 {
+            let all = generated(seed, events: 1500)
+            var configuration = RuleConfiguration()
+            configuration.explore = seed % 2 == 1
+            var whole = LifecycleReducer(configuration: configuration)
+            var streaming = LifecycleReducer(configuration: configuration)
+            var streamed: [Finding] = []
+            for (i, e) in all.enumerated() {
+                whole.apply(seq: UInt64(i + 1), e)
+                streaming.apply(seq: UInt64(i + 1), e)
+                streamed += streaming.takeSettledFindings()
+                // A finding handed out is final: nothing later is anchored before it.
+                if let last = streamed.last { XCTAssertLessThanOrEqual(last.seq, UInt64(i + 1)) }
+            }
+            whole.finish()
+            streaming.finish()
+            streamed += streaming.takeSettledFindings()
+            XCTAssertEqual(streamed, whole.findings, "seed \(seed)")
+        }
+    }
 }

@@ -29,8 +29,12 @@ public struct LifecycleReducer: Sendable {
     var unknownKinds: Set<String> = []
     var exposure: ExposureStretch?
     var missedSaves: [UInt64: (keys: Set<KeyRef>, related: Set<UInt64>)] = [:]
-    var collected: [Finding] = []
+    /// Findings that a later event may still join (their seq is at or past the watermark).
+    var unsettled: [Finding] = []
+    /// The (rule, seq) pairs of ``unsettled``: one finding per rule and seq.
     var reportedSlots: Set<FindingSlot> = []
+    /// Findings that are final, sorted by seq then rule.
+    var settled: [Finding] = []
     var finished = false
 
     /// The number of events applied.
@@ -74,6 +78,37 @@ public struct LifecycleReducer: Sendable {
             applyInRun(seq: seq, event)
         }
         if configuration.explore { trackExposure(seq: seq) }
+        if !unsettled.isEmpty || !missedSaves.isEmpty { settle(below: watermark(after: seq)) }
+    }
+
+    /// The lowest seq a finding may still be anchored at after event `seq`:
+    /// an undecided background save, an open exposure stretch, or the next event.
+    func watermark(after seq: UInt64) -> UInt64 {
+        var mark = seq + 1
+        if let pending = run?.pendingApp { mark = min(mark, pending.seq) }
+        for window in windows.values { if let pending = window.pendingBackground { mark = min(mark, pending.seq) } }
+        if let stretch = exposure { mark = min(mark, stretch.firstSeq) }
+        return mark
+    }
+
+    /// Makes every finding anchored below `mark` final, in order.
+    mutating func settle(below mark: UInt64) {
+        for (seq, record) in missedSaves where seq < mark {
+            missedSaves[seq] = nil
+            let keys = record.keys.sorted()
+            report(.missedBackgroundSave, at: seq, related: record.related.sorted(),
+                   "Unsaved \(Self.list(keys)) went to the background here and no save followed before \(keys.count == 1 ? "it" : "they") left the background or the process ended: a suspended app can be killed without notice. Save when the scene phase becomes .inactive or .background (onChange(of: scenePhase)), not later.")
+        }
+        guard unsettled.contains(where: { $0.seq < mark }) else { return }
+        var final: [Finding] = []
+        unsettled.removeAll { finding in
+            guard finding.seq < mark else { return false }
+            final.append(finding)
+            reportedSlots.remove(FindingSlot(seq: finding.seq, rule: finding.rule))
+            return true
+        }
+        final.sort { a, b in a.seq != b.seq ? a.seq < b.seq : a.rule < b.rule }
+        settled.append(contentsOf: final)
     }
 
     private mutating func applyInRun(seq: UInt64, _ event: Event) {
@@ -126,17 +161,20 @@ public struct LifecycleReducer: Sendable {
         finished = true
         if run != nil, run?.terminateSeq == nil { resolvePendingSaves() }
         closeExposure()
-        for (seq, record) in missedSaves {
-            let keys = record.keys.sorted()
-            report(.missedBackgroundSave, at: seq, related: record.related.sorted(),
-                   "Unsaved \(Self.list(keys)) went to the background here and no save followed before \(keys.count == 1 ? "it" : "they") left the background or the process ended: a suspended app can be killed without notice. Save when the scene phase becomes .inactive or .background (onChange(of: scenePhase)), not later.")
-        }
-        missedSaves.removeAll()
-        collected.sort { a, b in a.seq != b.seq ? a.seq < b.seq : a.rule < b.rule }
+        settle(below: .max)
     }
 
-    /// The findings reported so far, sorted by seq then rule after ``finish()``.
-    public var findings: [Finding] { collected }
+    /// The findings that are final and not yet taken, sorted by seq then rule.
+    /// After ``finish()`` every finding is final.
+    public var findings: [Finding] { settled }
+
+    /// Hands over the findings that are final so far, sorted by seq then rule,
+    /// and forgets them: call it after each ``apply(seq:_:)`` to stream a
+    /// report in memory that does not grow with the trace.
+    public mutating func takeSettledFindings() -> [Finding] {
+        defer { settled.removeAll(keepingCapacity: true) }
+        return settled
+    }
 
     // MARK: Reporting
 
@@ -144,7 +182,7 @@ public struct LifecycleReducer: Sendable {
         guard let severity = configuration.severity(of: rule) else { return }
         guard reportedSlots.insert(FindingSlot(seq: seq, rule: rule)).inserted else { return }  // one finding per rule and seq
         let related = Array(Set(related.filter { $0 != seq && $0 > 0 })).sorted()
-        collected.append(Finding(rule: rule, severity: severity, seq: seq, related: related, message: message))
+        unsettled.append(Finding(rule: rule, severity: severity, seq: seq, related: related, message: message))
     }
 
     /// "A" or "An" before an event name.

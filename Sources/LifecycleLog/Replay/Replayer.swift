@@ -6,20 +6,27 @@ public struct ReplayReport: Sendable, Hashable {
     public var events: UInt64
     /// The number of runs (launches).
     public var runs: Int
-    /// The findings, sorted by seq, then rule.
+    /// The findings, sorted by seq, then rule (empty when they were streamed).
     public var findings: [Finding]
-
     /// The number of `error` findings.
-    public var errors: Int { findings.filter { $0.severity == .error }.count }
+    public var errors: Int
     /// The number of `warning` findings.
-    public var warnings: Int { findings.filter { $0.severity == .warning }.count }
+    public var warnings: Int
 
-    /// Creates a report.
+    /// Creates a report of `findings`.
     public init(trace: String, events: UInt64, runs: Int, findings: [Finding]) {
+        self.init(trace: trace, events: events, runs: runs, findings: findings,
+                  errors: findings.count { $0.severity == .error }, warnings: findings.count { $0.severity == .warning })
+    }
+
+    /// Creates a report whose findings were counted as they streamed by.
+    public init(trace: String, events: UInt64, runs: Int, findings: [Finding], errors: Int, warnings: Int) {
         self.trace = trace
         self.events = events
         self.runs = runs
         self.findings = findings
+        self.errors = errors
+        self.warnings = warnings
     }
 }
 
@@ -58,14 +65,37 @@ public enum Replayer {
     /// - Parameter progress: called with the number of events replayed so far, every 65,536 events.
     public static func replay(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
                               progress: ((UInt64) -> Void)? = nil) throws -> ReplayReport {
+        var findings: [Finding] = []
+        var report = try replay(path, configuration: configuration, progress: progress) { findings.append($0) }
+        report.findings = findings
+        return report
+    }
+
+    /// Replays the trace at `path`, handing each finding to `onFinding` as
+    /// soon as it is final, in report order (seq, then rule). Memory stays
+    /// that of the reducer's state, however many findings the trace has.
+    ///
+    /// - Returns: the report's counts; its ``ReplayReport/findings`` is empty.
+    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace, or what `onFinding` throws.
+    public static func replay(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
+                              progress: ((UInt64) -> Void)? = nil, onFinding: (Finding) throws -> Void) throws -> ReplayReport {
         var reducer = LifecycleReducer(configuration: configuration)
+        var errors = 0, warnings = 0
+        func hand(_ findings: [Finding]) throws {
+            for f in findings {
+                if f.severity == .error { errors += 1 } else { warnings += 1 }
+                try onFinding(f)
+            }
+        }
         try forEachEvent(in: path) { seq, event in
             reducer.apply(seq: seq, event)
+            if !reducer.findings.isEmpty { try hand(reducer.takeSettledFindings()) }
             if let progress, seq & 0xFFFF == 0 { progress(seq) }
             return true
         }
         reducer.finish()
-        return ReplayReport(trace: path, events: reducer.eventCount, runs: reducer.runCount, findings: reducer.findings)
+        try hand(reducer.takeSettledFindings())
+        return ReplayReport(trace: path, events: reducer.eventCount, runs: reducer.runCount, findings: [], errors: errors, warnings: warnings)
     }
 
     /// The state rebuilt just after the event `seq` (or after the last event when `seq` is `nil`).

@@ -13,43 +13,55 @@ public enum ReportFormat: String, Sendable, CaseIterable {
 extension ReplayReport {
     /// Whether `--assert` fails on this report: any error, or with `strict` any warning.
     public func fails(strict: Bool) -> Bool {
-        findings.contains { $0.severity == .error || strict }
+        errors > 0 || (strict && warnings > 0)
+    }
+
+    /// The text line of one finding of the trace at `trace`.
+    public static func textLine(_ f: Finding, trace: String) -> String {
+        var line = "\(trace):\(f.seq): \(f.severity.rawValue): [\(f.rule.rawValue)] \(f.message)"
+        if !f.related.isEmpty { line += " (related: \(f.related.map(String.init).joined(separator: ", ")))" }
+        return line + "\n"
+    }
+
+    /// The text summary line.
+    public var textSummary: String {
+        "\(trace): \(events) events, \(runs) run\(runs == 1 ? "" : "s"): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n"
     }
 
     /// The text lines of this report: one per finding, then a summary line.
     public func text() -> String {
-        var out = ""
-        for f in findings {
-            out += "\(trace):\(f.seq): \(f.severity.rawValue): [\(f.rule.rawValue)] \(f.message)"
-            if !f.related.isEmpty { out += " (related: \(f.related.map(String.init).joined(separator: ", ")))" }
-            out += "\n"
-        }
-        out += "\(trace): \(events) events, \(runs) run\(runs == 1 ? "" : "s"): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n"
-        return out
+        findings.map { Self.textLine($0, trace: trace) }.joined() + textSummary
+    }
+
+    /// One finding as a member of the JSON report's `findings` array.
+    public static func jsonFinding(_ f: Finding) -> String {
+        var out: [UInt8] = []
+        out.append(contentsOf: "{\"rule\":\"\(f.rule.rawValue)\",\"severity\":\"\(f.severity.rawValue)\",\"seq\":\(f.seq),\"related\":[\(f.related.map(String.init).joined(separator: ","))],\"message\":".utf8)
+        JSONWriter.writeString(f.message, into: &out)
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The JSON report up to its `findings` array's opening bracket (for streaming).
+    public func jsonPrefix(pretty: Bool, traceName: String?) -> String {
+        var out: [UInt8] = []
+        out.append(contentsOf: "{\"trace\":".utf8)
+        JSONWriter.writeString(traceName ?? trace, into: &out)
+        out.append(contentsOf: ",\"events\":\(events),\"runs\":\(runs),\(pretty ? "\n " : "")\"findings\":[".utf8)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The JSON report after its `findings` array's elements (for streaming).
+    public func jsonSuffix(pretty: Bool, anyFindings: Bool) -> String {
+        (pretty && anyFindings ? "\n " : "") + "]," + (pretty ? "\n " : "") + "\"summary\":{\"errors\":\(errors),\"warnings\":\(warnings)}}\n"
     }
 
     /// The spec's JSON report object. With `pretty`, each finding stands on a
     /// line of its own (the layout of expected-report files, for readable diffs).
     public func json(pretty: Bool = false, traceName: String? = nil) -> String {
-        var out: [UInt8] = []
-        func raw(_ s: String) { out.append(contentsOf: s.utf8) }
-        raw("{\"trace\":")
-        JSONWriter.writeString(traceName ?? trace, into: &out)
-        raw(",\"events\":\(events),\"runs\":\(runs),")
-        if pretty { raw("\n ") }
-        raw("\"findings\":[")
-        for (i, f) in findings.enumerated() {
-            if i > 0 { raw(",") }
-            if pretty { raw("\n  ") }
-            raw("{\"rule\":\"\(f.rule.rawValue)\",\"severity\":\"\(f.severity.rawValue)\",\"seq\":\(f.seq),\"related\":[\(f.related.map(String.init).joined(separator: ","))],\"message\":")
-            JSONWriter.writeString(f.message, into: &out)
-            raw("}")
-        }
-        if pretty && !findings.isEmpty { raw("\n ") }
-        raw("],")
-        if pretty { raw("\n ") }
-        raw("\"summary\":{\"errors\":\(errors),\"warnings\":\(warnings)}}\n")
-        return String(decoding: out, as: UTF8.self)
+        jsonPrefix(pretty: pretty, traceName: traceName)
+            + findings.map { (pretty ? "\n  " : "") + Self.jsonFinding($0) }.joined(separator: ",")
+            + jsonSuffix(pretty: pretty, anyFindings: !findings.isEmpty)
     }
 }
 
@@ -61,11 +73,7 @@ public enum ReportRenderer {
         switch format {
         case .text:
             var out = reports.map { $0.text() }.joined()
-            if reports.count > 1 {
-                let errors = reports.reduce(0) { $0 + $1.errors }
-                let warnings = reports.reduce(0) { $0 + $1.warnings }
-                out += "total: \(reports.count) traces: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n"
-            }
+            if reports.count > 1 { out += textTotal(reports) }
             return out
         case .json:
             if reports.count == 1 { return reports[0].json() }
@@ -74,10 +82,21 @@ public enum ReportRenderer {
             let inner = reports.map { String($0.json().dropLast()) }.joined(separator: ",")
             return "{\"reports\":[\(inner)],\"summary\":{\"errors\":\(errors),\"warnings\":\(warnings)}}\n"
         case .junit:
-            return junit(reports, strict: strict)
+            return junit(reports.map { report in
+                var suite = JUnitSuite(trace: report.trace, strict: strict)
+                report.findings.forEach { suite.add($0) }
+                return suite
+            })
         case .sarif:
-            return sarif(reports)
+            return sarifPrefix + reports.flatMap { r in r.findings.map { sarifResult($0, trace: r.trace) } }.joined(separator: ",") + sarifSuffix
         }
+    }
+
+    /// The closing line of a text report over several traces.
+    public static func textTotal(_ reports: [ReplayReport]) -> String {
+        let errors = reports.reduce(0) { $0 + $1.errors }
+        let warnings = reports.reduce(0) { $0 + $1.warnings }
+        return "total: \(reports.count) traces: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n"
     }
 
     static func xml(_ s: String) -> String {
@@ -96,26 +115,53 @@ public enum ReportRenderer {
         return out
     }
 
+    /// One trace's JUnit test suite, gathered finding by finding in bounded
+    /// memory: each rule keeps its count and its first ``linesPerRule`` findings.
+    public struct JUnitSuite: Sendable {
+        /// How many findings of a rule are written out in full.
+        public static let linesPerRule = 200
+        let trace: String
+        let strict: Bool
+        var counts: [Rule: (count: Int, failing: Bool, firstSeq: UInt64, lines: [String])] = [:]
+
+        /// An empty suite for `trace`.
+        public init(trace: String, strict: Bool) {
+            self.trace = trace
+            self.strict = strict
+        }
+
+        /// Adds a finding.
+        public mutating func add(_ f: Finding) {
+            var entry = counts[f.rule] ?? (0, false, f.seq, [])
+            entry.count += 1
+            entry.failing = entry.failing || f.severity == .error || strict
+            if entry.lines.count < Self.linesPerRule {
+                entry.lines.append("\(trace):\(f.seq): \(f.severity.rawValue): \(f.message)")
+            }
+            counts[f.rule] = entry
+        }
+    }
+
     /// JUnit XML: a test suite per trace, a test case per rule; the findings
     /// of a rule that fails (`error`, or any with `strict`) are its failure.
-    static func junit(_ reports: [ReplayReport], strict: Bool) -> String {
+    public static func junit(_ suites: [JUnitSuite]) -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let totalFailures = reports.reduce(0) { total, r in total + Set(r.findings.filter { $0.severity == .error || strict }.map(\.rule)).count }
-        out += "<testsuites name=\"replay\" tests=\"\(reports.count * Rule.allCases.count)\" failures=\"\(totalFailures)\">\n"
-        for report in reports {
-            let failing = Set(report.findings.filter { $0.severity == .error || strict }.map(\.rule))
-            out += "  <testsuite name=\"\(xml(report.trace))\" tests=\"\(Rule.allCases.count)\" failures=\"\(failing.count)\" errors=\"0\" skipped=\"0\">\n"
+        let totalFailures = suites.reduce(0) { $0 + $1.counts.values.filter(\.failing).count }
+        out += "<testsuites name=\"replay\" tests=\"\(suites.count * Rule.allCases.count)\" failures=\"\(totalFailures)\">\n"
+        for suite in suites {
+            let failing = suite.counts.values.filter(\.failing).count
+            out += "  <testsuite name=\"\(xml(suite.trace))\" tests=\"\(Rule.allCases.count)\" failures=\"\(failing)\" errors=\"0\" skipped=\"0\">\n"
             for rule in Rule.allCases.sorted() {
-                let found = report.findings.filter { $0.rule == rule }
-                out += "    <testcase classname=\"\(xml(report.trace))\" name=\"\(rule.rawValue)\""
-                if found.isEmpty {
+                out += "    <testcase classname=\"\(xml(suite.trace))\" name=\"\(rule.rawValue)\""
+                guard let entry = suite.counts[rule] else {
                     out += "/>\n"
                     continue
                 }
                 out += ">\n"
-                let body = found.map { "\(report.trace):\($0.seq): \($0.severity.rawValue): \($0.message)" }.joined(separator: "\n")
-                if failing.contains(rule) {
-                    out += "      <failure message=\"\(xml("\(found.count) finding\(found.count == 1 ? "" : "s"), first at seq \(found[0].seq)"))\" type=\"\(rule.rawValue)\">\(xml(body))</failure>\n"
+                var body = entry.lines.joined(separator: "\n")
+                if entry.count > entry.lines.count { body += "\n… and \(entry.count - entry.lines.count) more" }
+                if entry.failing {
+                    out += "      <failure message=\"\(xml("\(entry.count) finding\(entry.count == 1 ? "" : "s"), first at seq \(entry.firstSeq)"))\" type=\"\(rule.rawValue)\">\(xml(body))</failure>\n"
                 } else {
                     out += "      <system-out>\(xml(body))</system-out>\n"
                 }
@@ -127,35 +173,35 @@ public enum ReportRenderer {
         return out
     }
 
-    /// SARIF 2.1.0: one run of the `replay` tool, the catalogue as its rules,
-    /// a result per finding located in the trace file, with the seq.
-    static func sarif(_ reports: [ReplayReport]) -> String {
+    /// SARIF 2.1.0 up to the opening of the results array: one run of the
+    /// `replay` tool, with the catalogue as its rules.
+    public static let sarifPrefix: String = {
         var out: [UInt8] = []
         func raw(_ s: String) { out.append(contentsOf: s.utf8) }
-        func str(_ s: String) { JSONWriter.writeString(s, into: &out) }
         raw("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"replay\",\"informationUri\":\"https://github.com/lifecyclelog/LifecycleLog\",\"version\":\"0.1.0\",\"rules\":[")
-        let rules = Rule.allCases.sorted()
-        for (i, rule) in rules.enumerated() {
+        for (i, rule) in Rule.allCases.sorted().enumerated() {
             if i > 0 { raw(",") }
             raw("{\"id\":\"\(rule.rawValue)\",\"shortDescription\":{\"text\":")
-            str(rule.summary)
+            JSONWriter.writeString(rule.summary, into: &out)
             raw("},\"defaultConfiguration\":{\"level\":\"\(rule.defaultSeverity.rawValue)\"}}")
         }
         raw("]}},\"results\":[")
-        var first = true
-        for report in reports {
-            for f in report.findings {
-                if !first { raw(",") }
-                first = false
-                // `!`: every rule is in `rules`.
-                raw("{\"ruleId\":\"\(f.rule.rawValue)\",\"ruleIndex\":\(rules.firstIndex(of: f.rule)!),\"level\":\"\(f.severity.rawValue)\",\"message\":{\"text\":")
-                str("seq \(f.seq): \(f.message)")
-                raw("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":")
-                str(report.trace)
-                raw("}},\"logicalLocations\":[{\"name\":\"seq \(f.seq)\",\"kind\":\"event\"}]}],\"properties\":{\"seq\":\(f.seq),\"related\":[\(f.related.map(String.init).joined(separator: ","))]}}")
-            }
-        }
-        raw("]}]}\n")
+        return String(decoding: out, as: UTF8.self)
+    }()
+
+    /// The end of a SARIF log.
+    public static let sarifSuffix = "]}]}\n"
+
+    /// One finding as a SARIF result located in the trace file, with the seq.
+    public static func sarifResult(_ f: Finding, trace: String) -> String {
+        var out: [UInt8] = []
+        func raw(_ s: String) { out.append(contentsOf: s.utf8) }
+        // `!`: every rule is in the catalogue.
+        raw("{\"ruleId\":\"\(f.rule.rawValue)\",\"ruleIndex\":\(Rule.allCases.sorted().firstIndex(of: f.rule)!),\"level\":\"\(f.severity.rawValue)\",\"message\":{\"text\":")
+        JSONWriter.writeString("seq \(f.seq): \(f.message)", into: &out)
+        raw("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":")
+        JSONWriter.writeString(trace, into: &out)
+        raw("}},\"logicalLocations\":[{\"name\":\"seq \(f.seq)\",\"kind\":\"event\"}]}],\"properties\":{\"seq\":\(f.seq),\"related\":[\(f.related.map(String.init).joined(separator: ","))]}}")
         return String(decoding: out, as: UTF8.self)
     }
 }

@@ -103,26 +103,35 @@ public struct Timeline: Sendable {
         var first: Double?
         var last: Double = 0
         var reducer = LifecycleReducer(configuration: configuration)
+        var kept: [Finding] = []  // the first maxDetailedFindings, the rest only counted
+        var errors = 0, warnings = 0
+        func keep(_ findings: [Finding]) {
+            for f in findings {
+                if f.severity == .error { errors += 1 } else { warnings += 1 }
+                if kept.count < maxDetailedFindings { kept.append(f) }
+            }
+        }
         try Replayer.forEachEvent(in: path) { seq, event in
             if first == nil { first = event.t }
             last = event.t
             reducer.apply(seq: seq, event)
+            if !reducer.findings.isEmpty { keep(reducer.takeSettledFindings()) }
             return true
         }
         reducer.finish()
+        keep(reducer.takeSettledFindings())
         var builder = TimelineBuilder(start: first ?? 0, end: last, events: reducer.eventCount, configuration: configuration,
-                                      findings: reducer.findings)
+                                      findings: kept)
         try Replayer.forEachEvent(in: path) { seq, event in
             builder.apply(seq: seq, event)
             return true
         }
         builder.finish()
-        let report = ReplayReport(trace: path, events: reducer.eventCount, runs: reducer.runCount, findings: reducer.findings)
         return Timeline(
             trace: path, events: reducer.eventCount, runs: reducer.runCount, startTime: first ?? 0, endTime: last,
             rows: builder.rowCount, labels: builder.labels, segments: builder.segments, marks: builder.marks,
-            findings: builder.placed, moreFindings: max(0, reducer.findings.count - builder.placed.count),
-            errors: report.errors, warnings: report.warnings, buckets: builder.quantum > 0 ? bucketCount : 0)
+            findings: builder.placed, moreFindings: errors + warnings - builder.placed.count,
+            errors: errors, warnings: warnings, buckets: builder.quantum > 0 ? bucketCount : 0)
     }
 }
 

@@ -31,6 +31,10 @@ public struct TraceStatistics: Sendable {
         var clean = 0
         var opened = 0
         var most = 0
+        var perRule: [Rule: (Severity, Int)] = [:]
+        func count(_ findings: [Finding]) {
+            for f in findings { perRule[f.rule] = (f.severity, (perRule[f.rule]?.1 ?? 0) + 1) }
+        }
         try Replayer.forEachEvent(in: path) { seq, event in
             if first == nil { first = event.t }
             last = event.t
@@ -40,11 +44,11 @@ public struct TraceStatistics: Sendable {
             if case .terminate = event.kind, reducer.run?.terminateSeq == seq { clean += 1 }
             if reducer.windows.count > before { opened += 1 }
             most = max(most, reducer.windows.count)
+            if !reducer.findings.isEmpty { count(reducer.takeSettledFindings()) }
             return true
         }
         reducer.finish()
-        var perRule: [Rule: (Severity, Int)] = [:]
-        for f in reducer.findings { perRule[f.rule] = (f.severity, (perRule[f.rule]?.1 ?? 0) + 1) }
+        count(reducer.takeSettledFindings())
         return TraceStatistics(
             trace: path, events: reducer.eventCount,
             eventsPerKind: perKind.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { ($0, perKind[$0] ?? 0) },

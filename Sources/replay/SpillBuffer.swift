@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LifecycleLog
+
+/// Text gathered now and written out later, kept in memory up to a limit and
+/// in a temporary file beyond it, so that a report whose findings must wait
+/// for its header (JSON) still streams in bounded memory.
+final class SpillBuffer {
+    private var memory: [UInt8] = []
+    private var fd: Int32 = -1
+    private let limit: Int
+
+    init(limit: Int = 4 << 20) { self.limit = limit }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    func append(_ text: String) throws {
+        memory.append(contentsOf: text.utf8)
+        if memory.count >= limit { try spill() }
+    }
+
+    private func spill() throws {
+        if fd < 0 {
+            var template = Array("\(String(cString: getenv("TMPDIR") ?? strdup("/tmp")))/replay-spill-XXXXXX".utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // `!`: a non-empty array has storage
+            if fd < 0 { throw LifecycleLogError(.io, "cannot create a temporary file for the report: \(String(cString: strerror(errno))); set TMPDIR to a writable folder") }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }  // `!`: as above; the open file outlives its name
+        }
+        var offset = 0
+        while offset < memory.count {
+            let n = memory.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }  // `!`: non-empty buffer
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LifecycleLogError(.io, "cannot write the report's temporary file: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+        memory.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes everything gathered, in order, to `out`.
+    func drain(into out: Output) throws {
+        if fd >= 0 {
+            try spill()
+            lseek(fd, 0, SEEK_SET)
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }  // `!`: non-empty buffer
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                out.write(String(decoding: chunk[0..<n], as: UTF8.self))
+            }
+        }
+        out.write(String(decoding: memory, as: UTF8.self))
+        memory.removeAll()
+    }
+}
