@@ -17,8 +17,9 @@ struct SymbolTable {
     }
 
     /// Adds a string read back from storage, which must be the next id.
-    mutating func append(_ s: String) {
-        ids[s] = UInt32(strings.count)
+    /// Readers never intern, so they keep no reverse index (`indexed: false`).
+    mutating func append(_ s: String, indexed: Bool = true) {
+        if indexed { ids[s] = UInt32(strings.count) }
         strings.append(s)
     }
 

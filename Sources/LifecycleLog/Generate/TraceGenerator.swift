@@ -127,7 +127,16 @@ public struct TraceGenerator: Sendable {
     }
 
     private mutating func openWindow() -> Event {
-        let id = chance(20) && nextWindow > 1 ? "w\(random.next() % UInt64(nextWindow) + 1)" : "w\(nextWindow)"
+        // Window ids come from a bounded pool, as SwiftUI's scene identifiers are reused
+        // across a session and restorations; now and then one that is still open is reused (a bug).
+        let pool = options.windows * 4
+        var id = "w\(nextWindow % pool + 1)"
+        if chance(20), let open = pickWindow() { id = open.id } else {
+            for _ in 0..<pool where self.open.contains(where: { $0.id == id }) {
+                nextWindow += 1
+                id = "w\(nextWindow % pool + 1)"
+            }
+        }
         nextWindow += 1
         let declared = scenes(for: platform)
         let scene = chance(3) ? "inspector" : pick(declared).id

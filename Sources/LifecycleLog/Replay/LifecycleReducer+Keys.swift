@@ -11,9 +11,8 @@ extension LifecycleReducer {
         if let window, let open = windows[window] {
             return open.lastSeen[key] ?? Seen(version: open.seenAtOpen[key] ?? 0, seq: open.openSeq)
         }
-        // `!`: keys are only touched inside a run.
-        let current = run!
-        return current.appLastSeen[key] ?? Seen(version: current.seenAtLaunch[key] ?? 0, seq: current.launchSeq)
+        // `!`: keys are only touched inside a run; fields are read in place, not by copying the run.
+        return run!.appLastSeen[key] ?? Seen(version: run!.seenAtLaunch[key] ?? 0, seq: run!.launchSeq)
     }
 
     private mutating func setLastSeen(_ key: KeyRef, by window: WindowID?, _ seen: Seen) {

@@ -10,10 +10,12 @@ extension LifecycleReducer {
     /// window is, else `inactive` if any is, else `background`; with no
     /// window open, the app-level phase.
     var appPhase: ScenePhase {
-        guard !windows.isEmpty else { return run?.appLevelPhase ?? .background }
+        let appLevel = run?.appLevelPhase ?? .background
+        guard !windows.isEmpty else { return appLevel }
         var sawInactive = false
-        for window in windows.values {
-            switch phase(of: window) {
+        // Through indices, reading one field: iterating the values would copy every window.
+        for index in windows.indices {
+            switch windows.values[index].ownPhase ?? appLevel {
             case .active: return .active
             case .inactive: sawInactive = true
             case .background: break
@@ -25,24 +27,33 @@ extension LifecycleReducer {
     /// The phases before an event that may change them.
     struct PhaseSnapshot {
         var app: ScenePhase
-        var windows: [WindowID: (instance: Int, phase: ScenePhase)]
+        /// (instance, phase) of each open window.
+        var windows: [(instance: Int, phase: ScenePhase)]
+
+        func phase(ofInstance instance: Int) -> ScenePhase? {
+            windows.first { $0.instance == instance }?.phase
+        }
     }
 
     func phaseSnapshot() -> PhaseSnapshot {
-        var phases: [WindowID: (instance: Int, phase: ScenePhase)] = [:]
-        for (id, window) in windows { phases[id] = (window.instance, phase(of: window)) }
+        let appLevel = run?.appLevelPhase ?? .inactive
+        var phases: [(instance: Int, phase: ScenePhase)] = []
+        phases.reserveCapacity(windows.count)
+        for index in windows.indices {
+            phases.append((windows.values[index].instance, windows.values[index].ownPhase ?? appLevel))
+        }
         return PhaseSnapshot(app: appPhase, windows: phases)
     }
 
     mutating func applyPhase(seq: UInt64, t: Double, _ newPhase: ScenePhase, window: WindowID?) {
-        guard let current = run else { return }
+        guard let appLevelBefore = run?.appLevelPhase else { return }
         let before = phaseSnapshot()
         if let window, let open = windows[window] {
             let from = phase(of: open)
             checkPhaseSkip(seq: seq, from: from, to: newPhase, subject: "window \(window)")
             windows[window]?.ownPhase = newPhase
         } else {
-            checkPhaseSkip(seq: seq, from: current.appLevelPhase, to: newPhase, subject: "the app-level phase")
+            checkPhaseSkip(seq: seq, from: appLevelBefore, to: newPhase, subject: "the app-level phase")
             checkAppPhaseAgreement(seq: seq, newPhase)
             run?.appLevelPhase = newPhase
             run?.lastAppLevelPhaseSeq = seq
@@ -71,15 +82,25 @@ extension LifecycleReducer {
     /// changes set off: background saves pending or decided, activities left
     /// running in the background, and the first time the app became active.
     mutating func phasesChanged(seq: UInt64, t: Double, from before: PhaseSnapshot, byPhaseEvent: Bool) {
-        guard let current = run else { return }
+        guard run != nil else { return }
+        let appLevel = run?.appLevelPhase ?? .inactive
         var running: [String] = []  // activities left running in the background by this event
         var runningSince: [UInt64] = []
-        for id in windows.keys.sorted() {
-            // `!`: id comes from windows.keys.
+        var crossed: [(id: WindowID, intoBackground: Bool)] = []
+        for index in windows.indices {
+            let instance = windows.values[index].instance
+            guard let old = before.phase(ofInstance: instance) else { continue }  // opened by this event
+            let new = windows.values[index].ownPhase ?? appLevel
+            if old != .background && new == .background && byPhaseEvent {
+                crossed.append((windows.keys[index], true))
+            } else if old == .background && new != .background && windows.values[index].pendingBackground != nil {
+                crossed.append((windows.keys[index], false))
+            }
+        }
+        for (id, intoBackground) in crossed.sorted(by: { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }) {
+            // `!`: the ids were just read from windows.
             let window = windows[id]!
-            guard let old = before.windows[id], old.instance == window.instance else { continue }  // opened by this event
-            let new = phase(of: window)
-            if old.phase != .background && new == .background && byPhaseEvent {
+            if intoBackground {
                 let unsaved = Set(window.sceneKeys.filter { $0.value.isDirty }.map { window.sceneKeyRef($0.key) })
                 if !unsaved.isEmpty { windows[id]?.pendingBackground = PendingSave(seq: seq, keys: unsaved) }
                 if !window.activities.isEmpty {
@@ -87,7 +108,7 @@ extension LifecycleReducer {
                     running.append("window \(id)'s \(names)")
                     runningSince += window.activities.values
                 }
-            } else if old.phase == .background && new != .background, let pending = window.pendingBackground {
+            } else if let pending = window.pendingBackground {
                 windows[id]?.pendingBackground = nil
                 recordMissedSave(pending)
             }
@@ -96,12 +117,12 @@ extension LifecycleReducer {
         if before.app != .background && newApp == .background {
             let unsaved = dirty.filter { $0.scope != .scene }
             if !unsaved.isEmpty { run?.pendingApp = PendingSave(seq: seq, keys: unsaved) }
-            if !current.appActivities.isEmpty {
-                let names = current.appActivities.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            if let activities = run?.appActivities, !activities.isEmpty {
+                let names = activities.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
                 running.append("the app-wide \(names)")
-                runningSince += current.appActivities.values
+                runningSince += activities.values
             }
-        } else if before.app == .background && newApp != .background, let pending = current.pendingApp {
+        } else if before.app == .background && newApp != .background, let pending = run?.pendingApp {
             run?.pendingApp = nil
             recordMissedSave(pending)
         }
@@ -109,11 +130,13 @@ extension LifecycleReducer {
             report(.activityInBackground, at: seq, related: runningSince,
                    "Went to the background with \(running.joined(separator: " and ")) still running. Stop timers, animations and sessions when the scene phase leaves .active (onChange(of: scenePhase)) and restart them when it returns, or declare the background mode they need.")
         }
-        if newApp == .active && !current.everActive {
+        if newApp == .active && run?.everActive == false {
             run?.everActive = true
-            if !current.isBackgroundLaunch, t - current.launchT > configuration.slowLaunchLimit {
-                report(.slowLaunch, at: seq, related: [current.launchSeq],
-                       "The app first became active \(JSONWriter.number(t - current.launchT)) ms after its launch at seq \(current.launchSeq); the launch watchdog kills apps that take about \(JSONWriter.number(configuration.slowLaunchLimit / 1000)) s. Move work out of App.init and the first view's body (load data in .task).")
+            // `!`: checked at the top.
+            let (launchSeq, launchT, background) = (run!.launchSeq, run!.launchT, run!.isBackgroundLaunch)
+            if !background, t - launchT > configuration.slowLaunchLimit {
+                report(.slowLaunch, at: seq, related: [launchSeq],
+                       "The app first became active \(JSONWriter.number(t - launchT)) ms after its launch at seq \(launchSeq); the launch watchdog kills apps that take about \(JSONWriter.number(configuration.slowLaunchLimit / 1000)) s. Move work out of App.init and the first view's body (load data in .task).")
             }
         }
     }

@@ -2,20 +2,20 @@
 /// scene storage restored from an earlier window.
 extension LifecycleReducer {
     mutating func applyOpen(seq: UInt64, t: Double, window id: WindowID, scene: String, value: JSONValue?, restored: Bool) {
-        guard let current = run else { return }
+        guard let launchSeq = run?.launchSeq else { return }
         if let existing = windows[id] {
             report(.unknownWindow, at: seq, related: [existing.openSeq],
                    "The open reuses window id \"\(id)\", which is still open since seq \(existing.openSeq), so it opens nothing. Give each window a fresh id (a UUID per scene instance), or record the dismiss of the old window first.")
             return
         }
         let canonical = value?.canonicalJSON
-        let declaration = current.scenes[scene]
+        let declaration = run?.scenes[scene]
         if declaration == nil {
-            let declared = current.scenes.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-            report(.undeclaredScene, at: seq, related: [current.launchSeq],
-                   "Window \"\(id)\" opens scene \"\(scene)\", which the launch at seq \(current.launchSeq) does not declare (it declares \(declared.isEmpty ? "none" : declared)). Declare the scene in the App's body, or record the launch with every scene the body declares.")
+            let declared = (run?.scenes.keys.sorted() ?? []).map { "\"\($0)\"" }.joined(separator: ", ")
+            report(.undeclaredScene, at: seq, related: [launchSeq],
+                   "Window \"\(id)\" opens scene \"\(scene)\", which the launch at seq \(launchSeq) does not declare (it declares \(declared.isEmpty ? "none" : declared)). Declare the scene in the App's body, or record the launch with every scene the body declares.")
         } else if value != nil, declaration?.presentedType == nil {
-            report(.undeclaredScene, at: seq, related: [current.launchSeq],
+            report(.undeclaredScene, at: seq, related: [launchSeq],
                    "Window \"\(id)\" opens scene \"\(scene)\" with a value, but the scene is declared without `for`, so SwiftUI cannot present it. Declare it as WindowGroup(id: \"\(scene)\", for: YourValue.self), or open it with openWindow(id:).")
         }
         if let kind = declaration?.kind {

@@ -66,15 +66,15 @@ public struct LifecycleReducer: Sendable {
         case .launch(let launch):
             applyLaunch(seq: seq, t: event.t, launch)
         default:
-            guard var current = run, current.terminateSeq == nil else {
+            // Read fields in place: copying the run would retain every one of its tables.
+            guard run != nil, run?.terminateSeq == nil else {
                 let after = run?.terminateSeq
                 report(.eventBeforeLaunch, at: seq, related: after.map { [$0] } ?? [],
                        after.map { "\(Self.article(event.name)) \(event.name) event comes after the run ended with terminate at seq \($0) and before the next launch: no process is running to do it. Record a launch first, or drop events after terminate." }
                         ?? "\(Self.article(event.name)) \(event.name) event comes before the first launch: no process is running yet. Start the trace with a launch event (the recorder's first call should be launch).")
                 return
             }
-            current.lastSeq = seq
-            run = current
+            run?.lastSeq = seq
             applyInRun(seq: seq, event)
         }
         if configuration.explore { trackExposure(seq: seq) }

@@ -88,8 +88,9 @@ struct TraceDatabases: Sendable {
         return TraceDatabases(meta: meta, symbols: symbols, events: events)
     }
 
-    /// Reads the symbols stored after the first `table.count` into `table`.
-    func loadSymbols(into table: inout SymbolTable, in txn: borrowing LMDBTransaction, path: String) throws {
+    /// Reads the symbols stored after the first `table.count` into `table`;
+    /// with `forWriting`, indexed for interning too.
+    func loadSymbols(into table: inout SymbolTable, in txn: borrowing LMDBTransaction, path: String, forWriting: Bool = false) throws {
         let from = TraceLayout.symbolKey(UInt32(table.count))
         var loaded = table
         try from.withUnsafeBytes { fromKey in
@@ -102,7 +103,7 @@ struct TraceDatabases: Sendable {
                 guard s.utf8.elementsEqual(value) else {
                     throw LifecycleLogError(.corruptTrace, "string #\(loaded.count) is not valid UTF-8; the file is damaged", path: path)
                 }
-                loaded.append(s)
+                loaded.append(s, indexed: forWriting)
                 return true
             }
         }

@@ -68,7 +68,7 @@ public final class TraceWriter {
                     } else {
                         throw LifecycleLogError(.notATrace, "an LMDB file without LifecycleLog metadata, not a trace; choose another file name", path: path)
                     }
-                    try dbs.loadSymbols(into: &table, in: txn, path: path)
+                    try dbs.loadSymbols(into: &table, in: txn, path: path, forWriting: true)
                     if let key = try txn.lastKey(dbs.events) {
                         last = key.withUnsafeBytes { TraceLayout.seq(fromKey: $0) } ?? 0
                         lastT = try key.withUnsafeBytes { k in
@@ -131,7 +131,8 @@ public final class TraceWriter {
                             }
                         }
                     }
-                    try TraceLayout.seqKey(seq).withUnsafeBytes { k in
+                    var key = seq.bigEndian  // on the stack: no allocation per event
+                    try withUnsafeBytes(of: &key) { k in
                         try scratch.bytes.withUnsafeBytes { v in try txn.put(databases.events, key: k, value: v, append: true) }
                     }
                     seq += 1
