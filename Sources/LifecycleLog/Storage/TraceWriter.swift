@@ -11,6 +11,9 @@ import Darwin
 /// full it grows and the transaction runs again: no event is lost or stored
 /// twice.
 ///
+/// A writer is not thread-safe: use it from one thread at a time, or record
+/// through ``LifecycleRecorder``, which may be called from any thread.
+///
 /// ```swift
 /// let writer = try TraceWriter(path: "session.lmdb")
 /// try writer.append([Event(t: 0, .launch(.init(platform: .iOS, scenes: [])))])
