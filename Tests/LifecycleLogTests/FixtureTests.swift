@@ -24,6 +24,17 @@ final class FixtureTests: XCTestCase {
         }
     }
 
+    func testEveryRuleHasANegativeFixtureThatDoesNotFireIt() throws {
+        let root = "\(repositoryRoot)/traces"
+        let all = try XCTUnwrap(FileManager.default.subpaths(atPath: root))
+        for rule in Rule.allCases {
+            let negative = try XCTUnwrap(all.first { $0.hasSuffix("/\(rule.rawValue)-negative.expected.json") },
+                                         "no negative fixture for \(rule.rawValue): add traces/…/\(rule.rawValue)-negative.jsonl")
+            let text = try String(contentsOfFile: "\(root)/\(negative)", encoding: .utf8)
+            XCTAssertFalse(text.contains("\"rule\":\"\(rule.rawValue)\""), "\(negative) fires the rule it should not")
+        }
+    }
+
     /// Trace files written by this version are kept in traces/stored/ and must
     /// export identically in every later version: the stored layout is frozen.
     func testStoredTracesExportExactlyAsWhenTheyWereWritten() throws {
