@@ -132,39 +132,43 @@ extension Replay {
             return paths
         }
 
-        /// Replays one trace and writes its report as findings become final.
+        /// Replays one trace, rendering its report as findings become final into
+        /// a buffer that spills to disk (so memory does not grow with the trace),
+        /// and writes it out only when the whole trace replayed: a trace that
+        /// turns out malformed halfway writes nothing but its error.
         static func stream(_ path: String, configuration: RuleConfiguration, format: ReportFormat, strict: Bool) throws -> ReplayReport {
             let out = Output.standardOutput
+            let body = SpillBuffer()
             let total = Replayer.isJSONLines(path) ? nil : (try? Trace(path: path).eventCount).map(UInt64.init)
-            return try Terminal.withProgress("replaying \(path)", total: total, alongsideOutput: true) { progress in
+            return try Terminal.withProgress("replaying \(path)", total: total) { progress in
                 let tick: (UInt64) -> Void = { progress.update($0) }
+                var first = true
                 switch format {
                 case .text:
                     let color = Terminal.colors(1)
                     let report = try Replayer.replay(path, configuration: configuration, progress: tick) { f in
                         let line = ReplayReport.textLine(f, trace: path)
-                        out.write(color ? Terminal.colorize(line) : line)
+                        try body.append(color ? Terminal.colorize(line) : line)
                     }
+                    try body.drain(into: out)
                     out.write(report.textSummary)
                     return report
                 case .json:
-                    let findings = SpillBuffer()
-                    var first = true
                     let report = try Replayer.replay(path, configuration: configuration, progress: tick) { f in
-                        try findings.append((first ? "" : ",") + ReplayReport.jsonFinding(f))
+                        try body.append((first ? "" : ",") + ReplayReport.jsonFinding(f))
                         first = false
                     }
                     out.write(report.jsonPrefix(pretty: false, traceName: nil))
-                    try findings.drain(into: out)
+                    try body.drain(into: out)
                     out.write(report.jsonSuffix(pretty: false, anyFindings: !first))
                     return report
                 case .sarif:
-                    out.write(ReportRenderer.sarifPrefix)
-                    var first = true
                     let report = try Replayer.replay(path, configuration: configuration, progress: tick) { f in
-                        out.write((first ? "" : ",") + ReportRenderer.sarifResult(f, trace: path))
+                        try body.append((first ? "" : ",") + ReportRenderer.sarifResult(f, trace: path))
                         first = false
                     }
+                    out.write(ReportRenderer.sarifPrefix)
+                    try body.drain(into: out)
                     out.write(ReportRenderer.sarifSuffix)
                     return report
                 case .junit:

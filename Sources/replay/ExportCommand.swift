@@ -39,6 +39,13 @@ extension Replay {
                     } else {
                         Output.standardError.write("replay: the trace is whole: exported all \(events) events\n")
                     }
+                } else if output == nil || output == "-" {
+                    // Standard output cannot be renamed into place: gather (spilling to
+                    // disk) so that a trace damaged halfway prints nothing but its error.
+                    let body = SpillBuffer()
+                    try TraceInterchange.exportJSONLines(opened) { try body.append($0) }
+                    try body.drain(into: out)
+                    try out.commit()
                 } else {
                     try TraceInterchange.exportJSONLines(opened) { out.write($0) }
                     try out.commit()

@@ -33,10 +33,8 @@ enum Terminal {
 
     /// Runs `body` with a progress reporter that draws a bar on standard
     /// error when it is a terminal (and nothing otherwise), cleared at the end.
-    /// With `alongsideOutput`, the bar shows only when standard output goes
-    /// elsewhere than the terminal, so that it never interleaves with the report.
-    static func withProgress<R>(_ title: String, total: UInt64? = nil, alongsideOutput: Bool = false, _ body: (Progress) throws -> R) throws -> R {
-        let enabled = isatty(2) == 1 && getenv("CI") == nil && !(alongsideOutput && isatty(1) == 1)
+    static func withProgress<R>(_ title: String, total: UInt64? = nil, _ body: (Progress) throws -> R) throws -> R {
+        let enabled = isatty(2) == 1 && getenv("CI") == nil
         let progress = Progress(title: title, total: total, enabled: enabled)
         defer { progress.finish() }
         return try body(progress)

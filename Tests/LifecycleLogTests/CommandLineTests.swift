@@ -162,4 +162,17 @@ final class CommandLineTests: XCTestCase {
             XCTAssertEqual(streamed.stdout, ReportRenderer.render([collected], format: format), "\(format) differs when streamed")
         }
     }
+
+    func testATraceMalformedHalfwayWritesNoReportOnlyItsError() throws {
+        let folder = TemporaryFolder()
+        var lines = try String(contentsOfFile: example, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines.append(#"{"event":"phase","t":99999,"phase":"dozing"}"#)
+        let broken = folder.write("broken.jsonl", lines.joined(separator: "\n"))
+        for format in ReportFormat.allCases {
+            let result = try replay(broken, "--format", format.rawValue)
+            XCTAssertEqual(result.status, 2)
+            XCTAssertEqual(result.stdout, "", "\(format): a half-written report was printed")
+            XCTAssertTrue(result.stderr.contains("broken.jsonl: line 16: seq 14: unknown phase \"dozing\""), result.stderr)
+        }
+    }
 }
