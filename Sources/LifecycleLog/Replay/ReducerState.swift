@@ -9,6 +9,18 @@ struct KeyRef: Hashable, Comparable {
     /// The owning window's id, for messages; empty for `app` and `shared` keys.
     var windowID: String = ""
 
+    // The instance number identifies the owning window, so the window id (kept
+    // for messages) takes no part in equality or hashing: one string hash, not two.
+    static func == (a: KeyRef, b: KeyRef) -> Bool {
+        a.instance == b.instance && a.scope == b.scope && a.name == b.name
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(instance)
+        hasher.combine(scope)
+        hasher.combine(name)
+    }
+
     static func < (a: KeyRef, b: KeyRef) -> Bool {
         if a.instance != b.instance { return a.instance < b.instance }
         if a.scope != b.scope { return a.scope.rawValue < b.scope.rawValue }
