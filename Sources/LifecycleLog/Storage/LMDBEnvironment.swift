@@ -81,7 +81,6 @@ final class LMDBEnvironment: @unchecked Sendable {
         if case .readWriteExclusive = mode {
             return try LMDBEnvironment(path: path, mode: mode, initialMapSize: initialMapSize)
         }
-        try LMDBFileCheck.check(path)
         var info = stat()
         guard stat(path, &info) == 0 else {
             return try LMDBEnvironment(path: path, mode: mode, initialMapSize: initialMapSize)  // reports the error precisely
