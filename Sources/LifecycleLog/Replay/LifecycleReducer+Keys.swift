@@ -80,18 +80,22 @@ extension LifecycleReducer {
         }
         let savedWindows = window.map { [$0] } ?? Array(windows.keys)
         for id in savedWindows {
-            guard var open = windows[id] else { continue }
-            for (name, var state) in open.sceneKeys where covered(name) {
-                state.markSaved()
-                open.sceneKeys[name] = state
-                dirty.remove(open.sceneKeyRef(name))
+            // In place: a copy of the window would make its tables copy on write.
+            guard let index = windows.index(forKey: id), !windows.values[index].sceneKeys.isEmpty else { continue }
+            // Names first: mutating a dictionary while iterating it would copy it.
+            let toSave = windows.values[index].sceneKeys.filter { covered($0.key) && $0.value.isDirty }.map(\.key)
+            for name in toSave {
+                windows.values[index].sceneKeys[name]?.markSaved()
+                dirty.remove(windows.values[index].sceneKeyRef(name))
             }
-            if var pending = open.pendingBackground {
-                pending.keys = pending.keys.filter { !covered($0.name) }
-                open.pendingBackground = pending
+            let savedAny = !toSave.isEmpty
+            if let pending = windows.values[index].pendingBackground {
+                let unsaved = pending.keys.filter { !covered($0.name) }
+                windows.values[index].pendingBackground?.keys = unsaved
             }
-            restoration[open.restorationIdentity] = open.sceneKeys.mapValues(\.saved)
-            windows[id] = open
+            if savedAny {
+                restoration[windows.values[index].restorationIdentity] = windows.values[index].sceneKeys.mapValues(\.saved)
+            }
         }
     }
 

@@ -34,7 +34,8 @@ extension LifecycleReducer {
         let before = phaseSnapshot()
         var window = OpenWindow(instance: takeInstance(), id: id, scene: scene, value: value, canonicalValue: canonical,
                                 restored: restored, ownPhase: nil, openSeq: seq, seenAtOpen: sharedVersions)
-        let identity = window.restorationIdentity
+        let identity = OpenWindow.restorationIdentity(scene: scene, canonicalValue: canonical, id: id)
+        window.restorationIdentity = identity
         if restored, let saved = restoration[identity] {
             window.restoredFrom = saved
             for (name, version) in saved { window.sceneKeys[name] = KeyState(saved: version) }

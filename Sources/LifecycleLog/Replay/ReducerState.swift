@@ -117,8 +117,8 @@ struct OpenWindow {
 
     func sceneKeyRef(_ name: String) -> KeyRef { KeyRef(scope: .scene, name: name, instance: instance, windowID: id) }
 
-    /// The identity a later `restored: true` window of the same scene finds it by.
-    var restorationIdentity: String { Self.restorationIdentity(scene: scene, canonicalValue: canonicalValue, id: id) }
+    /// The identity a later `restored: true` window of the same scene finds it by (set at open).
+    var restorationIdentity: String = ""
 
     static func restorationIdentity(scene: String, canonicalValue: String?, id: WindowID) -> String {
         canonicalValue.map { "\(scene)\u{0}v\($0)" } ?? "\(scene)\u{0}i\(id)"
