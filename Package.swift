@@ -18,8 +18,12 @@ let package = Package(
             providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
         ),
         .target(
-            name: "LifecycleLog",
+            name: "CLMDBGuard",
             dependencies: ["CLMDB"]
+        ),
+        .target(
+            name: "LifecycleLog",
+            dependencies: ["CLMDB", "CLMDBGuard"]
         ),
         .executableTarget(
             name: "replay",

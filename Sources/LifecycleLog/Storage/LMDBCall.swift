@@ -1,4 +1,5 @@
 import CLMDB
+import CLMDBGuard
 
 #if canImport(Glibc)
 import Glibc
@@ -23,6 +24,12 @@ enum LMDBCall {
         let lmdbText = String(cString: mdb_strerror(status))
         let code: LifecycleLogError.Code
         let advice: String
+        if status == LMDB_GUARD_DAMAGED {
+            return LifecycleLogError(
+                .corruptTrace,
+                "the trace file is damaged: liblmdb was sent outside the file by a broken page; recover what comes before the damage with `replay export --salvage`",
+                path: path, lmdbStatus: status, function: "\(function)")
+        }
         switch status {
         case MDB_INVALID, MDB_VERSION_MISMATCH:
             code = .notATrace

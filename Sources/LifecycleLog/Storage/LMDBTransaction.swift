@@ -1,4 +1,5 @@
 import CLMDB
+import CLMDBGuard
 
 /// A named database inside a trace's environment.
 struct LMDBDatabase: Sendable, Hashable {
@@ -20,7 +21,7 @@ struct LMDBTransaction: ~Copyable {
     /// database. Returns `nil` when it does not exist and `create` is false.
     func openDatabase(_ name: String, create: Bool) throws -> LMDBDatabase? {
         var dbi: MDB_dbi = 0
-        let status = mdb_dbi_open(handle, name, create ? UInt32(MDB_CREATE) : 0, &dbi)
+        let status = lmdb_guard_dbi_open(handle, name, create ? UInt32(MDB_CREATE) : 0, &dbi)
         if status == MDB_NOTFOUND { return nil }
         try LMDBCall.check("mdb_dbi_open", status, path: path)
         return LMDBDatabase(dbi: dbi)
@@ -31,7 +32,7 @@ struct LMDBTransaction: ~Copyable {
     func get<R>(_ db: LMDBDatabase, key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val()
-        let status = mdb_get(handle, db.dbi, &k, &v)
+        let status = lmdb_guard_get(handle, db.dbi, &k, &v)
         if status == MDB_NOTFOUND { return nil }
         try LMDBCall.check("mdb_get", status, path: path)
         return try body(UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
@@ -49,7 +50,7 @@ struct LMDBTransaction: ~Copyable {
     /// The number of entries in a database.
     func count(_ db: LMDBDatabase) throws -> Int {
         var stat = MDB_stat()
-        try LMDBCall.check("mdb_stat", mdb_stat(handle, db.dbi, &stat), path: path)
+        try LMDBCall.check("mdb_stat", lmdb_guard_stat(handle, db.dbi, &stat), path: path)
         return stat.ms_entries
     }
 
@@ -61,23 +62,23 @@ struct LMDBTransaction: ~Copyable {
         _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
     ) throws {
         var cursor: OpaquePointer?
-        try LMDBCall.check("mdb_cursor_open", mdb_cursor_open(handle, db.dbi, &cursor), path: path)
+        try LMDBCall.check("mdb_cursor_open", lmdb_guard_cursor_open(handle, db.dbi, &cursor), path: path)
         defer { mdb_cursor_close(cursor) }
         var k = MDB_val()
         var v = MDB_val()
         var status: Int32
         if let from {
             k = MDB_val(mv_size: from.count, mv_data: UnsafeMutableRawPointer(mutating: from.baseAddress))
-            status = mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
+            status = lmdb_guard_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
         } else {
-            status = mdb_cursor_get(cursor, &k, &v, MDB_FIRST)
+            status = lmdb_guard_cursor_get(cursor, &k, &v, MDB_FIRST)
         }
         while status == MDB_SUCCESS {
             let keep = try body(
                 UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
                 UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
             if !keep { return }
-            status = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)
+            status = lmdb_guard_cursor_get(cursor, &k, &v, MDB_NEXT)
         }
         if status != MDB_NOTFOUND { try LMDBCall.check("mdb_cursor_get", status, path: path) }
     }
@@ -85,11 +86,11 @@ struct LMDBTransaction: ~Copyable {
     /// The last key of a database, copied out, or `nil` when it is empty.
     func lastKey(_ db: LMDBDatabase) throws -> [UInt8]? {
         var cursor: OpaquePointer?
-        try LMDBCall.check("mdb_cursor_open", mdb_cursor_open(handle, db.dbi, &cursor), path: path)
+        try LMDBCall.check("mdb_cursor_open", lmdb_guard_cursor_open(handle, db.dbi, &cursor), path: path)
         defer { mdb_cursor_close(cursor) }
         var k = MDB_val()
         var v = MDB_val()
-        let status = mdb_cursor_get(cursor, &k, &v, MDB_LAST)
+        let status = lmdb_guard_cursor_get(cursor, &k, &v, MDB_LAST)
         if status == MDB_NOTFOUND { return nil }
         try LMDBCall.check("mdb_cursor_get", status, path: path)
         return Array(UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size))

@@ -89,6 +89,7 @@ public final class Trace {
         try environment.read { txn in
             try databases.loadSymbols(into: &symbols, in: txn, path: path)
             var expected = seq
+            do {
             try TraceLayout.seqKey(seq).withUnsafeBytes { from in
                 try txn.forEach(databases.events, from: from) { key, value in
                     guard TraceLayout.seq(fromKey: key) == expected else {
@@ -106,6 +107,10 @@ public final class Trace {
                     expected += 1
                     return try body(expected - 1, event)
                 }
+            }
+            } catch var error as LifecycleLogError where error.code == .corruptTrace && error.seq == nil {
+                error.seq = expected  // damage met while looking for this event
+                throw error
             }
         }
     }

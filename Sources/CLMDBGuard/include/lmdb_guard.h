@@ -1,0 +1,20 @@
+#ifndef LIFECYCLELOG_LMDB_GUARD_H
+#define LIFECYCLELOG_LMDB_GUARD_H
+// Guarded liblmdb reads: liblmdb trusts the pages of the file it maps, so a
+// damaged file can make it (or its caller) read outside the file and crash the
+// process with SIGSEGV/SIGBUS. These wrappers catch such a fault inside the
+// liblmdb call (the jump never crosses anything but C frames), and touch
+// every page of each key and value they return, so that a value running past
+// the end of the file faults here, caught, rather than later in the decoder.
+#include <lmdb.h>
+
+/// Returned when the call faulted, or a returned key or value does not lie in the file.
+#define LMDB_GUARD_DAMAGED (-30900)
+
+int lmdb_guard_cursor_get(MDB_cursor *cursor, MDB_val *key, MDB_val *value, MDB_cursor_op op);
+int lmdb_guard_get(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *value);
+int lmdb_guard_dbi_open(MDB_txn *txn, const char *name, unsigned int flags, MDB_dbi *dbi);
+int lmdb_guard_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat);
+int lmdb_guard_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor);
+
+#endif

@@ -1,0 +1,102 @@
+// The one place where LifecycleLog catches hardware faults. Audited rules:
+// - the handler only jumps when the faulting thread is inside a guarded call
+//   (a thread-local flag); any other fault goes to the handler that was
+//   installed before (Swift's backtracer) or to the default action;
+// - the jump target is set in the wrapper itself, so siglongjmp unwinds
+//   liblmdb's C frames only, never Swift frames;
+// - after a fault the signal is unblocked again (see recovered()).
+#include "lmdb_guard.h"
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <string.h>
+
+static __thread sigjmp_buf *guard_target;
+static struct sigaction previous_segv, previous_bus;
+static pthread_once_t install_once = PTHREAD_ONCE_INIT;
+
+static void pass_on(int sig, siginfo_t *info, void *context) {
+    struct sigaction *previous = sig == SIGSEGV ? &previous_segv : &previous_bus;
+    if (previous->sa_flags & SA_SIGINFO) {
+        if (previous->sa_sigaction) { previous->sa_sigaction(sig, info, context); return; }
+    } else if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
+        previous->sa_handler(sig);
+        return;
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void on_fault(int sig, siginfo_t *info, void *context) {
+    sigjmp_buf *target = guard_target;
+    if (target) siglongjmp(*target, 1);
+    pass_on(sig, info, context);
+}
+
+static void install(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_fault;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSEGV, &action, &previous_segv);
+    sigaction(SIGBUS, &action, &previous_bus);
+}
+
+/// Reads one byte in every page that `v` spans (inside the guard): a page
+/// past the end of the file faults now, and is caught, instead of later.
+static int touch(const MDB_val *v) {
+    if (v->mv_size == 0) return 1;
+    const volatile unsigned char *p = v->mv_data;
+    if (!p || v->mv_size > ((size_t)1 << 40)) return 0;  // no map is that large
+    unsigned char sum = 0;
+    for (size_t i = 0; i < v->mv_size; i += 4096) sum ^= p[i];
+    sum ^= p[v->mv_size - 1];
+    (void)sum;
+    return 1;
+}
+
+// After a fault the handler's signal is still blocked (the mask is not saved
+// by sigsetjmp, which keeps the fast path free of system calls): unblock it.
+static void recovered(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGSEGV);
+    sigaddset(&set, SIGBUS);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+#define GUARDED(call, check)                               \
+    pthread_once(&install_once, install);                   \
+    sigjmp_buf target;                                      \
+    if (sigsetjmp(target, 0) != 0) {                        \
+        guard_target = NULL;                                \
+        recovered();                                        \
+        return LMDB_GUARD_DAMAGED;                          \
+    }                                                       \
+    guard_target = &target;                                 \
+    int rc = (call);                                        \
+    /* the check touches returned pages: still guarded */   \
+    if (rc == MDB_SUCCESS && !(check)) rc = LMDB_GUARD_DAMAGED; \
+    guard_target = NULL;                                    \
+    return rc;
+
+int lmdb_guard_cursor_get(MDB_cursor *cursor, MDB_val *key, MDB_val *value, MDB_cursor_op op) {
+    GUARDED(mdb_cursor_get(cursor, key, value, op), touch(key) && touch(value))
+}
+
+int lmdb_guard_get(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *value) {
+    GUARDED(mdb_get(txn, dbi, key, value), touch(value))
+}
+
+int lmdb_guard_dbi_open(MDB_txn *txn, const char *name, unsigned int flags, MDB_dbi *dbi) {
+    GUARDED(mdb_dbi_open(txn, name, flags, dbi), 1)
+}
+
+int lmdb_guard_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat) {
+    GUARDED(mdb_stat(txn, dbi, stat), 1)
+}
+
+int lmdb_guard_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor) {
+    GUARDED(mdb_cursor_open(txn, dbi, cursor), 1)
+}
