@@ -32,10 +32,12 @@ public enum ExpectedReport {
         }
         let actualLines = lines(of: render(report))
         let expectedLines = lines(of: layout(members))
+        // The trace's name is not compared: drop it from the first line of each side, once.
         let comparable = { (lines: [String]) in lines.map { $0.hasPrefix("{\"trace\":") ? String($0.drop { $0 != "," }) : $0 } }
-        if comparable(actualLines) == comparable(expectedLines) { return nil }
+        let actualCompared = comparable(actualLines), expectedCompared = comparable(expectedLines)
+        if actualCompared == expectedCompared { return nil }
         var out = "\(report.trace): the report differs from \(expectedPath) (expected −, actual +):\n"
-        let diff = comparable(actualLines).difference(from: comparable(expectedLines))
+        let diff = actualCompared.difference(from: expectedCompared)
         var removed: [Int: String] = [:]
         var inserted: [Int: String] = [:]
         for change in diff {

@@ -156,7 +156,6 @@ struct TimelineBuilder {
     /// The last segment emitted per row, for merging.
     var lastSegmentOfRow: [Int: Int] = [:]
     var lastT: Double = 0
-    var runOpen = false
 
     struct MarkKey: Hashable {
         var kind: Timeline.Mark.Kind
@@ -218,11 +217,9 @@ struct TimelineBuilder {
         switch event.kind {
         case .launch:
             addMark(.launch, row: -1, t: t, seq: seq)
-            runOpen = true
         case .terminate where hadRun:
             closeAll(at: t)
             addMark(.terminate, row: -1, t: t, seq: seq)
-            runOpen = false
         case .dismiss:
             if let row = rowBefore { addMark(.dismiss, row: row, t: t, seq: seq) }
         case .write where hadRun:
@@ -232,7 +229,7 @@ struct TimelineBuilder {
         default:
             break
         }
-        if reducer.run != nil, reducer.run?.terminateSeq == nil { syncLanes(at: t, seq: seq, event: event) }
+        if reducer.run != nil, reducer.run?.terminateSeq == nil { syncLanes(at: t, seq: seq) }
         lastRunEventT = t
         while nextFinding < findings.count, findings[nextFinding].seq == seq {
             if placed.count < Timeline.maxDetailedFindings {
@@ -246,7 +243,7 @@ struct TimelineBuilder {
     var lastRunEventT: Double = 0
 
     /// Brings the lanes in line with the reducer's windows and phases after an event.
-    mutating func syncLanes(at t: Double, seq: UInt64, event: Event) {
+    mutating func syncLanes(at t: Double, seq: UInt64) {
         let open = reducer.windows
         let openInstances = Set(open.values.map(\.instance))
         for (instance, lane) in lanes.sorted(by: { $0.key < $1.key }) where !openInstances.contains(instance) {
