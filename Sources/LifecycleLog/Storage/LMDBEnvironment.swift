@@ -99,7 +99,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     }
 
     private init(path: String, mode: LMDBOpenMode, initialMapSize: Int) throws {
-        try LMDBFileCheck.check(path)
+        try LMDBFileCheck.check(path, reading: mode.isReadOnly)
         var env: OpaquePointer?
         try LMDBCall.check("mdb_env_create", mdb_env_create(&env), path: path)
         // `!`: mdb_env_create succeeded, so it set the handle.

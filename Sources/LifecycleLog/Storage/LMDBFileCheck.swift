@@ -16,8 +16,11 @@ enum LMDBFileCheck {
     static let magic: UInt32 = 0xBEEF_C0DE
 
     /// Throws `notATrace` or `corruptTrace` when the file at `path` cannot be
-    /// a whole LMDB environment; does nothing for a file that does not exist.
-    static func check(_ path: String) throws {
+    /// a whole LMDB environment. For `reading`, a missing file, a folder, an
+    /// empty file or one shorter than LMDB's two meta pages is an error too;
+    /// a writer takes a missing or empty file as a new trace.
+    static func check(_ path: String, reading: Bool) throws {
+        if reading { try checkReadable(path) }
         let fd = open(path, O_RDONLY)
         if fd < 0 { return }  // missing or unreadable: liblmdb reports that precisely
         defer { close(fd) }
@@ -48,6 +51,21 @@ enum LMDBFileCheck {
         if needed > size {
             throw LifecycleLogError(.corruptTrace,
                 "the file is truncated: its last page ends at byte \(needed) but the file has \(size) bytes; recover it from its JSON Lines source or a copy",
+                path: path)
+        }
+    }
+
+    /// What a reader rejects before looking inside the file.
+    private static func checkReadable(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw LMDBCall.error("stat", errno, path: path) }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw LifecycleLogError(.io, "is a folder, not a trace file; name a .lmdb file (or pass the folder to `replay` to replay every trace in it)", path: path)
+        }
+        if info.st_size < 2 * 4096 {
+            throw LifecycleLogError(.notATrace,
+                info.st_size == 0 ? "the file is empty, not a trace; a trace file is written by `replay import` or the recorder"
+                    : "the file is \(info.st_size) bytes, too small to be an LMDB trace; it may be truncated",
                 path: path)
         }
     }

@@ -33,7 +33,6 @@ public final class Trace {
     public init(path: String) throws {
         self.path = path
         do {
-            try Self.checkPlausibleTraceFile(path)
             // A recorder that shares the file keeps LMDB's lock file beside it; reading
             // through that lock keeps this reader's snapshot safe while it appends.
             let lockFile = path + "-lock"
@@ -54,22 +53,6 @@ public final class Trace {
             symbols = table
         } catch let error as LifecycleLogError {
             throw error.at(path: path)
-        }
-    }
-
-    /// Rejects what cannot be an LMDB file before liblmdb sees it: a missing
-    /// file, a folder, or a file smaller than LMDB's two meta pages.
-    static func checkPlausibleTraceFile(_ path: String) throws {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw LMDBCall.error("stat", errno, path: path) }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw LifecycleLogError(.io, "is a folder, not a trace file; name a .lmdb file (or pass the folder to `replay` to replay every trace in it)", path: path)
-        }
-        if info.st_size < 2 * 4096 {
-            throw LifecycleLogError(.notATrace,
-                info.st_size == 0 ? "the file is empty, not a trace; a trace file is written by `replay import` or the recorder"
-                    : "the file is \(info.st_size) bytes, too small to be an LMDB trace; it may be truncated",
-                path: path)
         }
     }
 
