@@ -8,7 +8,7 @@ import XCTest
 final class PropertyTests: XCTestCase {
     private func generated(_ seed: UInt64, events: Int = 600, windows: Int = 4) -> [Event] {
         var all: [Event] = []
-        TraceGenerator.generate(.init(events: events, seed: seed, windows: windows)) { all.append($0) }
+        TraceGenerator.generate(.init(events: events, seed: seed, windows: windows, bugRate: 150)) { all.append($0) }
         return all
     }
 

@@ -1,6 +1,13 @@
-/// Makes realistic synthetic traces: many runs, multi-window sessions, every
-/// event kind, and a share of each kind of bug. The same options always give
-/// the same trace, on every machine.
+/// Makes realistic synthetic traces: many runs of a notes app, multi-window
+/// sessions, every event kind, and now and then a bug of each kind. The same
+/// options always give the same trace, on every machine.
+///
+/// The app it simulates mostly behaves: it reads a shared key before writing
+/// it, saves when a scene goes inactive and before a window is dismissed,
+/// stops its timers before the background, and quits cleanly. Each of those
+/// habits breaks with the probability ``Options/bugRate`` (in events per
+/// thousand opportunities), which gives every rule of the catalogue its
+/// findings at a rate a real test session might show.
 ///
 /// ```swift
 /// try TraceGenerator.generate(.init(events: 1_000, seed: 7)) { event in
@@ -16,12 +23,16 @@ public struct TraceGenerator: Sendable {
         public var seed: UInt64
         /// At most this many windows open at once.
         public var windows: Int
+        /// How often the app gets a habit wrong, per thousand chances (0 to 1,000).
+        /// The default, 5, gives about one finding per 300 events.
+        public var bugRate: Int
 
         /// Creates options.
-        public init(events: Int, seed: UInt64 = 1, windows: Int = 4) {
+        public init(events: Int, seed: UInt64 = 1, windows: Int = 4, bugRate: Int = 5) {
             self.events = events
             self.seed = seed
             self.windows = max(1, windows)
+            self.bugRate = min(1000, max(0, bugRate))
         }
     }
 
@@ -31,14 +42,30 @@ public struct TraceGenerator: Sendable {
         for _ in 0..<options.events { try body(g.next()) }
     }
 
+    private struct Window {
+        var id: String
+        var scene: String
+        var value: Int?
+        var dirty: Bool = false
+    }
+
     private var random: SplitMix64
     private let options: Options
     private var t: Double = 0
+    private var queue: [Event] = []
+    private var queued = 0
     private var running = false
+    private var foreground = false
     private var platform: Platform = .iOS
-    private var open: [(id: String, scene: String, value: Int?)] = []
-    private var nextWindow = 1
+    private var declared: [SceneDeclaration] = []
+    private var open: [Window] = []
+    /// Windows open when the last run ended: the next launch may restore them.
+    private var lastOpen: [Window] = []
+    private var nextWindow = 0
     private var activities: [(name: String, window: String?)] = []
+    private var sharedDirty = false
+    /// Per shared key: the writer that wrote it last (window id, or "" for the app).
+    private var lastWriter: [String: String] = [:]
 
     init(_ options: Options) {
         self.options = options
@@ -47,127 +74,256 @@ public struct TraceGenerator: Sendable {
 
     private static let keys: [(String, StateScope)] = [("notes", .shared), ("library", .shared), ("theme", .app), ("sortOrder", .app)]
     private static let sceneKeys = ["draft", "scrollPosition", "selection"]
-    private static let callbacks = ["didBecomeActive", "willResignActive", "didEnterBackground", "willEnterForeground",
-                                    "didReceiveMemoryWarning", "openURL", "didReceiveRemoteNotification"]
+    private static let callbacks = ["didReceiveMemoryWarning", "openURL", "didReceiveRemoteNotification", "performFetch"]
 
-    private func scenes(for platform: Platform) -> [SceneDeclaration] {
-        var scenes = [SceneDeclaration(id: "main", kind: .windowGroup),
-                      SceneDeclaration(id: "note", kind: .windowGroup, presentedType: "Note.ID")]
-        if platform == .macOS || platform == .visionOS { scenes.append(SceneDeclaration(id: "about", kind: .window)) }
-        if platform == .macOS { scenes.append(SceneDeclaration(id: "settings", kind: .settings)) }
-        return scenes
-    }
+    // MARK: Randomness
 
     private mutating func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
-    /// A random open window, chosen by this generator alone (not the standard
-    /// library's `randomElement`, whose algorithm may change between releases).
-    private mutating func pickWindow() -> (id: String, scene: String, value: Int?)? {
-        open.isEmpty ? nil : open[Int(random.next() % UInt64(open.count))]
-    }
+    private mutating func percent(_ p: UInt64) -> Bool { random.next() % 100 < p }
+    /// Whether the app gets a habit wrong this time.
+    private mutating func bug() -> Bool { random.next() % 1000 < UInt64(options.bugRate) }
 
-    private mutating func chance(_ percent: UInt64) -> Bool { random.next() % 1000 < percent * 10 }
+    // MARK: Emitting
+
+    private mutating func emit(_ kind: Event.Kind, extra: [JSONMember] = []) {
+        t += Double(random.next() % 300 + 1)
+        queue.append(Event(t: t, kind, extraFields: extra))
+    }
 
     mutating func next() -> Event {
-        t += Double(random.next() % 400 + 1)
-        if chance(1) { t += 25_000 }  // a long pause: a slow launch, a user away
-        guard running else {
-            // Now and then a callback arrives after terminate (an event before the next launch).
-            return chance(5) ? Event(t: t, .delegate(callback: "willTerminate", window: nil)) : launch()
+        while queued == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queued = 0
+            step()
         }
+        queued += 1
+        return queue[queued - 1]
+    }
+
+    // MARK: The session
+
+    private mutating func step() {
+        guard running else { launch(); return }
+        guard foreground else { inBackground(); return }
         let roll = random.next() % 1000
         switch roll {
-        case 0..<8:
-            running = false
-            return Event(t: t, .terminate(reason: chance(50) ? "quit" : nil))
-        case 8..<14:
-            return launch()  // the previous run was killed
-        case 14..<16:
-            return Event(t: t, .unknown(name: pick(["gesture", "focusChange"])), extraFields: [JSONMember("x", .number("1.5"))])
-        case 16..<90:
-            if open.count >= options.windows, let w = pickWindow() { return dismiss(w.id) }
-            return openWindow()
-        case 90..<140:
-            if let w = pickWindow() { return dismiss(w.id) }
-            return openWindow()
-        case 140..<420:
-            return phase()
-        case 420..<560:
-            return keyEvent(write: true)
-        case 560..<660:
-            return keyEvent(write: false)
-        case 660..<800:
-            let window = open.isEmpty || chance(40) ? nil : pickWindow()?.id
-            let keys: [String]? = chance(30) ? [pick(Self.keys).0] : nil
-            return Event(t: t, .save(keys: keys, window: window, store: chance(50) ? "SwiftData" : nil))
-        case 800..<880:
-            if !activities.isEmpty, chance(50) {
-                let a = activities.remove(at: Int(random.next() % UInt64(activities.count)))
-                return Event(t: t, .activity(name: a.name, state: .stop, window: a.window))
-            }
-            let window = open.isEmpty || chance(30) ? nil : pickWindow()?.id
-            let name = pick(["timer", "animation", "audio", "location"])
-            activities.append((name, window))
-            return Event(t: t, .activity(name: name, state: .start, window: window))
-        case 880..<950:
-            return Event(t: t, .delegate(callback: pick(Self.callbacks), window: nil))
+        case 0..<350: edit()
+        case 350..<500: read()
+        case 500..<560: saveAll()
+        case 560..<610: openWindow()
+        case 610..<650: dismissWindow()
+        case 650..<700: activity()
+        case 700..<760:
+            var window: String?
+            if bug(), !open.isEmpty { window = "gone\(random.next() % 3)" }  // a window that is not open
+            emit(.delegate(callback: pick(Self.callbacks), window: window))
+        case 760..<790: emit(.mark(label: "step \(random.next() % 100): ✓ \"check\""))
+        case 790..<820: windowPhaseFlicker()
+        case 820..<900: goToBackground()
+        case 900..<910: quit()
         default:
-            return Event(t: t, .mark(label: "step \(random.next() % 100): ✓ \"check\""))
+            if bug() { crash() } else if bug() {
+                emit(.unknown(name: pick(["gesture", "focusChange"])), extra: [JSONMember("x", .number("1.5"))])
+            } else {
+                edit()
+            }
         }
     }
 
-    private mutating func launch() -> Event {
+    private mutating func launch() {
+        // Now and then a callback arrives after terminate, before the next launch.
+        if bug() { emit(.delegate(callback: "willTerminate", window: nil)) }
+        if percent(1) { t += 20_000 }  // the user away
         running = true
+        foreground = false
         open.removeAll()
         activities.removeAll()
+        sharedDirty = false
+        lastWriter.removeAll()
         platform = pick([.iOS, .iPadOS, .macOS, .visionOS])
-        let background = chance(10)
-        return Event(t: t, .launch(Event.Launch(platform: platform, scenes: scenes(for: platform),
-                                                reason: background ? "background" : nil, app: "com.example.Notes",
-                                                os: "18.\(random.next() % 3)", build: "\(100 + random.next() % 3)")))
+        declared = [SceneDeclaration(id: "main", kind: .windowGroup),
+                    SceneDeclaration(id: "note", kind: .windowGroup, presentedType: "Note.ID")]
+        if platform == .macOS || platform == .visionOS { declared.append(SceneDeclaration(id: "about", kind: .window)) }
+        if platform == .macOS || bug() { declared.append(SceneDeclaration(id: "settings", kind: .settings)) }
+        let background = percent(5)
+        emit(.launch(Event.Launch(platform: platform, scenes: declared, reason: background ? "background" : nil,
+                                  app: "com.example.Notes", os: "18.\(random.next() % 3)", build: "\(100 + random.next() % 3)")))
+        if background { return }  // a background fetch: it runs in the background and may come forward later
+        if bug() { t += 25_000 }  // a slow launch: work in App.init
+        // The system restores last session's windows, then the user's first one if none was open.
+        let restoring = lastOpen.filter { w in declared.contains { $0.id == w.scene } }.prefix(options.windows)
+        lastOpen.removeAll()
+        for window in restoring { openWindow(window, restored: true) }
+        if open.isEmpty { openWindow() }
+        comeForward()
     }
 
-    private mutating func openWindow() -> Event {
-        // Window ids come from a bounded pool, as SwiftUI's scene identifiers are reused
-        // across a session and restorations; now and then one that is still open is reused (a bug).
-        let pool = options.windows * 4
-        var id = "w\(nextWindow % pool + 1)"
-        if chance(20), let open = pickWindow() { id = open.id } else {
-            for _ in 0..<pool where self.open.contains(where: { $0.id == id }) {
-                nextWindow += 1
-                id = "w\(nextWindow % pool + 1)"
-            }
+    private mutating func comeForward() {
+        foreground = true
+        let skip = platform != .macOS && bug()
+        if !skip {
+            for w in open { emit(.phase(.inactive, window: w.id)) }
+            emit(.phase(.inactive))
         }
-        nextWindow += 1
-        let declared = scenes(for: platform)
-        let scene = chance(3) ? "inspector" : pick(declared).id
-        let value: Int? = scene == "note" ? Int(random.next() % 5) : nil
-        if !open.contains(where: { $0.id == id }) { open.append((id, scene, value)) }
-        return Event(t: t, .open(window: id, scene: scene, value: value.map { .integer(Int64($0)) }, restored: chance(10) ? true : nil))
+        for w in open { emit(.phase(.active, window: w.id)) }
+        emit(.phase(.active))
     }
 
-    private mutating func dismiss(_ id: String) -> Event {
-        open.removeAll { $0.id == id }
-        activities.removeAll { $0.window == id }
-        return Event(t: t, .dismiss(window: id, reason: chance(30) ? "user" : nil))
-    }
-
-    private mutating func phase() -> Event {
-        let phase: ScenePhase = pick([.active, .inactive, .inactive, .background])
-        let window = open.isEmpty || chance(25) ? nil : pickWindow()?.id
-        return Event(t: t, .phase(phase, window: window))
-    }
-
-    private mutating func keyEvent(write: Bool) -> Event {
-        if !open.isEmpty, chance(40), let w = pickWindow() {
-            let key = pick(Self.sceneKeys)
-            return Event(t: t, write ? .write(key: key, scope: .scene, window: w.id) : .read(key: key, scope: .scene, window: w.id))
+    private mutating func edit() {
+        if !open.isEmpty, percent(45) {
+            let i = Int(random.next() % UInt64(open.count))
+            emit(.write(key: pick(Self.sceneKeys), scope: .scene, window: open[i].id))
+            open[i].dirty = true
+            return
         }
         let (key, scope) = pick(Self.keys)
-        let window = open.isEmpty || chance(30) ? nil : pickWindow()?.id
-        if write {
-            return Event(t: t, .write(key: key, scope: scope, window: window, base: chance(5) ? random.next() % 3 : nil))
+        let window = open.isEmpty || percent(30) ? nil : pick(open).id
+        let writer = window ?? ""
+        // A good writer reads the key first when someone else changed it since.
+        if let last = lastWriter[key], last != writer, !bug() {
+            emit(.read(key: key, scope: scope, window: window))
         }
-        return Event(t: t, .read(key: key, scope: scope, window: window, version: chance(5) ? random.next() % 3 : nil))
+        lastWriter[key] = writer
+        emit(.write(key: key, scope: scope, window: window))
+        sharedDirty = true
+    }
+
+    private mutating func read() {
+        if !open.isEmpty, percent(40) {
+            emit(.read(key: pick(Self.sceneKeys), scope: .scene, window: pick(open).id))
+            return
+        }
+        let (key, scope) = pick(Self.keys)
+        let window = open.isEmpty || percent(30) ? nil : pick(open).id
+        emit(.read(key: key, scope: scope, window: window))
+        if lastWriter[key] != nil { lastWriter[key] = window ?? "" }
+    }
+
+    private mutating func saveAll() {
+        emit(.save(store: percent(50) ? "SwiftData" : nil))
+        sharedDirty = false
+        for i in open.indices { open[i].dirty = false }
+    }
+
+    private mutating func openWindow() {
+        guard open.count < options.windows else { dismissWindow(); return }
+        let pool = options.windows * 4
+        var id = ""
+        repeat {
+            nextWindow += 1
+            id = "w\(nextWindow % pool + 1)"
+        } while open.contains { $0.id == id }
+        if bug(), let reused = open.first { id = reused.id }  // an id that is still open
+        // A single-instance scene (Window, Settings) is opened again only by mistake.
+        var candidates = declared.filter { d in d.kind == .windowGroup || !open.contains(where: { w in w.scene == d.id }) }
+        if bug() { candidates = declared }
+        if bug() { candidates = [SceneDeclaration(id: "inspector", kind: .windowGroup)] }  // not declared
+        let scene = pick(candidates).id
+        var value: Int?
+        if scene == "note" {
+            value = Int(random.next() % 6)
+            // SwiftUI would bring an open note forward; a good app does not open a second one.
+            if open.contains(where: { $0.scene == "note" && $0.value == value }), !bug() { return }
+        }
+        openWindow(Window(id: id, scene: scene, value: value), restored: false)
+        emit(.phase(.active, window: id))
+    }
+
+    private mutating func openWindow(_ window: Window, restored: Bool) {
+        emit(.open(window: window.id, scene: window.scene, value: window.value.map { .integer(Int64($0)) }, restored: restored ? true : nil))
+        if !open.contains(where: { $0.id == window.id }) { open.append(Window(id: window.id, scene: window.scene, value: window.value)) }
+        if restored {
+            // A restored window reads its scene storage back; losing it reads version 0.
+            emit(.read(key: "draft", scope: .scene, window: window.id, version: bug() ? 0 : nil))
+        }
+    }
+
+    private mutating func dismissWindow() {
+        guard !open.isEmpty else { openWindow(); return }
+        let i = Int(random.next() % UInt64(open.count))
+        let w = open.remove(at: i)
+        if w.dirty, !bug() { emit(.save(window: w.id)) }
+        for a in activities where a.window == w.id { emit(.activity(name: a.name, state: .stop, window: w.id)) }
+        activities.removeAll { $0.window == w.id }
+        emit(.dismiss(window: w.id, reason: percent(30) ? "user" : nil))
+    }
+
+    private mutating func activity() {
+        if !activities.isEmpty, percent(50) {
+            let a = activities.remove(at: Int(random.next() % UInt64(activities.count)))
+            emit(.activity(name: a.name, state: .stop, window: a.window))
+            return
+        }
+        let window = open.isEmpty || percent(40) ? nil : pick(open).id
+        let name = pick(["timer", "animation", "audio", "location"])
+        guard !activities.contains(where: { $0.name == name && $0.window == window }) else { return }
+        activities.append((name, window))
+        emit(.activity(name: name, state: .start, window: window))
+    }
+
+    /// One window loses and regains focus (a sheet, another window in front).
+    private mutating func windowPhaseFlicker() {
+        guard open.count > 1 else { edit(); return }
+        let w = pick(open)
+        emit(.phase(.inactive, window: w.id))
+        emit(.phase(.active, window: w.id))
+    }
+
+    private var anyDirty: Bool { sharedDirty || open.contains { $0.dirty } }
+
+    private mutating func goToBackground() {
+        let skip = platform != .macOS && bug()
+        if !skip {
+            for w in open { emit(.phase(.inactive, window: w.id)) }
+            emit(.phase(.inactive))
+        }
+        // The habit that matters: save when the scene goes inactive.
+        if anyDirty, !bug() { saveAll() }
+        for a in activities where !bug() { emit(.activity(name: a.name, state: .stop, window: a.window)) }
+        activities.removeAll()
+        if bug(), let w = open.first {
+            // The app-level phase reported before the windows': it disagrees with them.
+            emit(.phase(.background))
+            emit(.phase(.background, window: w.id))
+            for other in open.dropFirst() { emit(.phase(.background, window: other.id)) }
+        } else {
+            for w in open { emit(.phase(.background, window: w.id)) }
+            emit(.phase(.background))
+        }
+        foreground = false
+    }
+
+    private mutating func inBackground() {
+        switch random.next() % 100 {
+        case 0..<60:
+            if percent(20) { emit(.delegate(callback: "performFetch")) }
+            if anyDirty { saveAll() }  // late, but before the app comes back
+            comeForward()
+        case 60..<85:
+            endRun()
+            emit(.terminate(reason: percent(50) ? "system" : nil))
+        default:
+            // Killed while suspended: the next launch comes with no terminate.
+            endRun()
+            launch()
+        }
+    }
+
+    private mutating func quit() {
+        // On macOS, ⌘Q sends no phase change: a good app saves in applicationWillTerminate.
+        if anyDirty, !bug() { saveAll() }
+        endRun()
+        emit(.terminate(reason: "quit"))
+    }
+
+    private mutating func crash() {
+        endRun()
+        launch()
+    }
+
+    private mutating func endRun() {
+        lastOpen = percent(50) ? open : []
+        running = false
     }
 }
 
