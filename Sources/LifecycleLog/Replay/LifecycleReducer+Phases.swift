@@ -11,11 +11,10 @@ extension LifecycleReducer {
     /// window open, the app-level phase.
     var appPhase: ScenePhase {
         let appLevel = run?.appLevelPhase ?? .background
-        guard !windows.isEmpty else { return appLevel }
+        guard !openWindows.isEmpty else { return appLevel }
         var sawInactive = false
-        // Through indices, reading one field: iterating the values would copy every window.
-        for index in windows.indices {
-            switch windows.values[index].ownPhase ?? appLevel {
+        for window in openWindows {
+            switch window.ownPhase ?? appLevel {
             case .active: return .active
             case .inactive: sawInactive = true
             case .background: break
@@ -24,105 +23,102 @@ extension LifecycleReducer {
         return sawInactive ? .inactive : .background
     }
 
-    /// The phases before an event that may change them.
-    struct PhaseSnapshot {
-        var app: ScenePhase
-        /// (instance, phase) of each open window.
-        var windows: [(instance: Int, phase: ScenePhase)]
-
-        func phase(ofInstance instance: Int) -> ScenePhase? {
-            windows.first { $0.instance == instance }?.phase
-        }
-    }
-
-    func phaseSnapshot() -> PhaseSnapshot {
+    /// Notes every window's phase before an event that may change phases
+    /// (in ``OpenWindow/phaseBefore``) and returns the app phase.
+    mutating func notePhasesBefore() -> ScenePhase {
         let appLevel = run?.appLevelPhase ?? .inactive
-        var phases: [(instance: Int, phase: ScenePhase)] = []
-        phases.reserveCapacity(windows.count)
-        for index in windows.indices {
-            phases.append((windows.values[index].instance, windows.values[index].ownPhase ?? appLevel))
-        }
-        return PhaseSnapshot(app: appPhase, windows: phases)
+        for i in openWindows.indices { openWindows[i].phaseBefore = openWindows[i].ownPhase ?? appLevel }
+        return appPhase
     }
 
-    mutating func applyPhase(seq: UInt64, t: Double, _ newPhase: ScenePhase, window: WindowID?) {
+    mutating func applyPhase(seq: UInt64, t: Double, _ newPhase: ScenePhase, window index: Int?) {
         guard let appLevelBefore = run?.appLevelPhase else { return }
-        let before = phaseSnapshot()
-        if let window, let open = windows[window] {
-            let from = phase(of: open)
-            checkPhaseSkip(seq: seq, from: from, to: newPhase, subject: "window \(window)")
-            windows[window]?.ownPhase = newPhase
+        let appBefore = notePhasesBefore()
+        if let index {
+            let from = phase(of: openWindows[index])
+            if from != newPhase { checkPhaseSkip(seq: seq, from: from, to: newPhase, subject: { "window \($0.names[$0.openWindows[index].id])" }) }
+            openWindows[index].ownPhase = newPhase
         } else {
-            checkPhaseSkip(seq: seq, from: appLevelBefore, to: newPhase, subject: "the app-level phase")
+            if appLevelBefore != newPhase { checkPhaseSkip(seq: seq, from: appLevelBefore, to: newPhase, subject: { _ in "the app-level phase" }) }
             checkAppPhaseAgreement(seq: seq, newPhase)
             run?.appLevelPhase = newPhase
             run?.lastAppLevelPhaseSeq = seq
         }
-        phasesChanged(seq: seq, t: t, from: before, byPhaseEvent: true)
+        phasesChanged(seq: seq, t: t, appBefore: appBefore, byPhaseEvent: true)
     }
 
-    private mutating func checkPhaseSkip(seq: UInt64, from: ScenePhase, to: ScenePhase, subject: String) {
+    private mutating func checkPhaseSkip(seq: UInt64, from: ScenePhase, to: ScenePhase, subject: (Self) -> String) {
         guard let platform = run?.platform, platform != .macOS else { return }
         let skipped = (from == .background && to == .active) || (from == .active && to == .background)
         guard skipped else { return }
         report(.phaseSkip, at: seq, related: [],
-               "On \(platform.rawValue), \(subject) went straight from \(from.rawValue) to \(to.rawValue) without inactive between; UIKit's scene life cycle always passes through foreground-inactive. If the recorder missed the inactive change, observe scenePhase in every window's root view; if the trace is hand-written, add the inactive step.")
+               "On \(platform.rawValue), \(subject(self)) went straight from \(from.rawValue) to \(to.rawValue) without inactive between; UIKit's scene life cycle always passes through foreground-inactive. If the recorder missed the inactive change, observe scenePhase in every window's root view; if the trace is hand-written, add the inactive step.")
     }
 
     private mutating func checkAppPhaseAgreement(seq: UInt64, _ newPhase: ScenePhase) {
-        let own = windows.values.compactMap(\.ownPhase)
-        guard !own.isEmpty else { return }
-        let aggregate: ScenePhase = own.contains(.active) ? .active : own.contains(.inactive) ? .inactive : .background
+        var any = false, active = false, inactive = false
+        for window in openWindows {
+            guard let own = window.ownPhase else { continue }
+            any = true
+            if own == .active { active = true } else if own == .inactive { inactive = true }
+        }
+        guard any else { return }
+        let aggregate: ScenePhase = active ? .active : inactive ? .inactive : .background
         guard aggregate != newPhase else { return }
         report(.appPhaseMismatch, at: seq, related: [],
                "The app-level phase became \(newPhase.rawValue), but the windows with phases of their own add up to \(aggregate.rawValue). The App's scenePhase is the aggregate of its scenes; record the App's onChange(of: scenePhase) and each window's from the same source, in the order they happen.")
     }
 
-    /// Compares the phases after an event with `before` and applies what the
-    /// changes set off: background saves pending or decided, activities left
-    /// running in the background, and the first time the app became active.
-    mutating func phasesChanged(seq: UInt64, t: Double, from before: PhaseSnapshot, byPhaseEvent: Bool) {
+    /// Compares the phases after an event with those noted before it
+    /// (``notePhasesBefore()``) and applies what the changes set off:
+    /// background saves pending or decided, activities left running in the
+    /// background, and the first time the app became active.
+    mutating func phasesChanged(seq: UInt64, t: Double, appBefore: ScenePhase, byPhaseEvent: Bool) {
         guard run != nil else { return }
         let appLevel = run?.appLevelPhase ?? .inactive
-        var running: [String] = []  // activities left running in the background by this event
-        var runningSince: [UInt64] = []
-        var crossed: [(id: WindowID, intoBackground: Bool)] = []
-        for index in windows.indices {
-            let instance = windows.values[index].instance
-            guard let old = before.phase(ofInstance: instance) else { continue }  // opened by this event
-            let new = windows.values[index].ownPhase ?? appLevel
+        var crossed: [(id: Name, intoBackground: Bool)] = []
+        for window in openWindows {
+            guard let old = window.phaseBefore else { continue }  // opened by this event
+            let new = window.ownPhase ?? appLevel
             if old != .background && new == .background && byPhaseEvent {
-                crossed.append((windows.keys[index], true))
-            } else if old == .background && new != .background && windows.values[index].pendingBackground != nil {
-                crossed.append((windows.keys[index], false))
+                crossed.append((window.id, true))
+            } else if old == .background && new != .background && window.pendingBackground != nil {
+                crossed.append((window.id, false))
             }
         }
-        for (id, intoBackground) in crossed.sorted(by: { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }) {
-            // `!`: the ids were just read from windows.
-            let window = windows[id]!
-            if intoBackground {
-                let unsaved = Set(window.sceneKeys.filter { $0.value.isDirty }.map { window.sceneKeyRef($0.key) })
-                if !unsaved.isEmpty { windows[id]?.pendingBackground = PendingSave(seq: seq, keys: unsaved) }
-                if !window.activities.isEmpty {
-                    let names = window.activities.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-                    running.append("window \(id)'s \(names)")
-                    runningSince += window.activities.values
+        var running: [String] = []  // activities left running in the background by this event
+        var runningSince: [UInt64] = []
+        if !crossed.isEmpty {
+            crossed.sort { names.precedes($0.id, $1.id) }
+            for (id, intoBackground) in crossed {
+                // `!`: the ids were just read from openWindows.
+                let index = windowIndex(id)!
+                if intoBackground {
+                    let window = openWindows[index]
+                    var unsaved = Set<KeyRef>()
+                    for (i, name) in window.sceneKeys.keys.enumerated() where window.sceneKeys.values[i].isDirty {
+                        unsaved.insert(window.sceneKeyRef(name))
+                    }
+                    if !unsaved.isEmpty { openWindows[index].pendingBackground = PendingSave(seq: seq, keys: unsaved) }
+                    if !window.activities.isEmpty {
+                        running.append("window \(names[id])'s \(quotedList(window.activities.keys))")
+                        runningSince += window.activities.values
+                    }
+                } else if let pending = openWindows[index].pendingBackground {
+                    openWindows[index].pendingBackground = nil
+                    recordMissedSave(pending)
                 }
-            } else if let pending = window.pendingBackground {
-                windows[id]?.pendingBackground = nil
-                recordMissedSave(pending)
             }
         }
         let newApp = appPhase
-        if before.app != .background && newApp == .background {
-            let unsaved = dirty.filter { $0.scope != .scene }
+        if appBefore != .background && newApp == .background {
+            let unsaved = dirtyKeys().filter { $0.scope != .scene }
             if !unsaved.isEmpty { run?.pendingApp = PendingSave(seq: seq, keys: unsaved) }
             if let activities = run?.appActivities, !activities.isEmpty {
-                let names = activities.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-                running.append("the app-wide \(names)")
+                running.append("the app-wide \(quotedList(activities.keys))")
                 runningSince += activities.values
             }
-        } else if before.app == .background && newApp != .background, let pending = run?.pendingApp {
+        } else if appBefore == .background && newApp != .background, let pending = run?.pendingApp {
             run?.pendingApp = nil
             recordMissedSave(pending)
         }

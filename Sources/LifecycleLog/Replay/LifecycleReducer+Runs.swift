@@ -1,24 +1,27 @@
 /// Runs: launch, terminate, and what a run's end decides.
 extension LifecycleReducer {
-    mutating func applyLaunch(seq: UInt64, t: Double, _ launch: Event.Launch) {
+    mutating func applyLaunch(seq: UInt64, t: Double, _ launch: ReplayLaunch) {
         if let previous = run, previous.terminateSeq == nil {
             endRun(at: seq, nextLaunch: (seq, t, launch))
         }
         runCount += 1
         // What was saved outlives the run; nothing else does.
-        for (key, state) in sharedKeys {
-            sharedKeys[key] = KeyState(saved: state.saved, writers: state.savedWriters)
-            sharedVersions[key] = state.saved
+        for i in sharedKeys.indices {
+            let state = sharedKeys[i].state
+            sharedKeys[i].state = KeyState(saved: state.saved, writers: state.savedWriters)
+            sharedVersions[i] = state.saved
         }
-        windows.removeAll()
-        dirty.removeAll()
-        var scenes: [String: SceneDeclaration] = [:]
-        for scene in launch.scenes where scenes[scene.id] == nil { scenes[scene.id] = scene }
+        removeAllWindows()
+        dirtyCount = 0
+        var scenes = NameMap<DeclaredScene>()
+        for scene in launch.scenes where scenes[scene.id] == nil {
+            scenes[scene.id] = DeclaredScene(kind: scene.kind, hasPresentedType: scene.hasPresentedType)
+        }
         run = RunState(
             number: runCount, launchSeq: seq, launchT: t, platform: launch.platform, scenes: scenes,
             isBackgroundLaunch: launch.isBackgroundLaunch, build: launch.build, os: launch.os,
             appWriter: takeInstance(), appLevelPhase: launch.isBackgroundLaunch ? .background : .inactive,
-            seenAtLaunch: sharedVersions, lastSeq: seq)
+            seen: SeenVersions(atStart: sharedVersions, startSeq: seq), lastSeq: seq)
         checkSupportedScenes(seq: seq, launch)
     }
 
@@ -27,12 +30,12 @@ extension LifecycleReducer {
         return nextInstance
     }
 
-    private mutating func checkSupportedScenes(seq: UInt64, _ launch: Event.Launch) {
+    private mutating func checkSupportedScenes(seq: UInt64, _ launch: ReplayLaunch) {
         let unsupported = launch.scenes.filter { !Self.platform(launch.platform, supports: $0.kind) }
         guard !unsupported.isEmpty else { return }
-        let names = unsupported.map { "\($0.kind.rawValue) \"\($0.id)\"" }.joined(separator: ", ")
+        let shown = unsupported.map { "\($0.kind.rawValue) \"\(names[$0.id])\"" }.joined(separator: ", ")
         report(.unsupportedScene, at: seq, related: [],
-               "The launch on \(launch.platform.rawValue) declares \(names), which \(launch.platform.rawValue) does not have. Wrap the scene in #if os(…) so that it is declared only where it exists.")
+               "The launch on \(launch.platform.rawValue) declares \(shown), which \(launch.platform.rawValue) does not have. Wrap the scene in #if os(…) so that it is declared only where it exists.")
     }
 
     static func platform(_ platform: Platform, supports kind: SceneKind) -> Bool {
@@ -47,17 +50,17 @@ extension LifecycleReducer {
 
     /// Ends the current run at `seq`: by `terminate` (`nextLaunch` nil) or by
     /// the next `launch` (the process was killed).
-    mutating func endRun(at seq: UInt64, nextLaunch: (seq: UInt64, t: Double, launch: Event.Launch)?) {
+    mutating func endRun(at seq: UInt64, nextLaunch: (seq: UInt64, t: Double, launch: ReplayLaunch)?) {
         guard let ended = run else { return }
         resolvePendingSaves()
         let reported = run?.reportedByMissedSave ?? []
-        let unsaved = dirty.subtracting(reported).sorted()
+        let unsaved = ordered(dirtyKeys().subtracting(reported))
         if !unsaved.isEmpty {
             let how = nextLaunch == nil
                 ? "The app terminated"
                 : "The process was killed (the next launch came with no terminate)"
             report(.unsavedAtExit, at: seq, related: lastWriteSeqs(unsaved),
-                   "\(how) with unsaved \(Self.list(unsaved)). Saving only on .background misses this: a quit on macOS sends no phase change and a kill can come while .inactive. Save when the scene phase becomes .inactive, on applicationWillTerminate, and after edits.")
+                   "\(how) with unsaved \(list(unsaved)). Saving only on .background misses this: a quit on macOS sends no phase change and a kill can come while .inactive. Save when the scene phase becomes .inactive, on applicationWillTerminate, and after edits.")
         }
         if let next = nextLaunch {
             let endPhase = appPhase
@@ -74,8 +77,8 @@ extension LifecycleReducer {
             }
         }
         closeExposure()
-        windows.removeAll()
-        dirty.removeAll()
+        removeAllWindows()
+        dirtyCount = 0
     }
 
     /// Decides every pending background save: what is still unsaved is a `missed-background-save`.
@@ -84,9 +87,11 @@ extension LifecycleReducer {
             run?.pendingApp = nil
             recordMissedSave(pending)
         }
-        for id in windows.keys.sorted() {
-            if let pending = windows[id]?.pendingBackground {
-                windows[id]?.pendingBackground = nil
+        let pendingWindows = openWindows.indices.filter { openWindows[$0].pendingBackground != nil }
+            .sorted { names[openWindows[$0].id] < names[openWindows[$1].id] }
+        for index in pendingWindows {
+            if let pending = openWindows[index].pendingBackground {
+                openWindows[index].pendingBackground = nil
                 recordMissedSave(pending)
             }
         }

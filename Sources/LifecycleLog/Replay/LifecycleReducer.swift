@@ -6,7 +6,7 @@
 ///
 /// It is a value type with no I/O: feed it events with ``apply(seq:_:)``,
 /// call ``finish()`` at the end of the trace, then read ``findings``. Its
-/// memory grows with open windows, keys and findings, never with the number
+/// memory grows with open windows, keys and names, never with the number
 /// of events.
 ///
 /// ```swift
@@ -19,14 +19,24 @@ public struct LifecycleReducer: Sendable {
     /// Which rules run and at which severity.
     public let configuration: RuleConfiguration
 
+    /// The strings behind every ``Name`` below.
+    var names = NameTable()
     var run: RunState?
-    var windows: [WindowID: OpenWindow] = [:]
-    var sharedKeys: [KeyRef: KeyState] = [:]
-    var sharedVersions: [KeyRef: UInt64] = [:]
-    var dirty: Set<KeyRef> = []
-    var restoration: [String: [String: UInt64]] = [:]
+    /// Open windows, densely, in no particular order (sort before anything is reported).
+    var openWindows: [OpenWindow] = []
+    /// For each window id (a ``Name``), its position in ``openWindows``, or -1.
+    var windowSlots: [Int32] = []
+    /// Every `app` and `shared` key ever touched, densely.
+    var sharedKeys: [SharedKey] = []
+    /// The current version of each of ``sharedKeys``: copied (on write) into each window that opens.
+    var sharedVersions: [UInt64] = []
+    /// For each key name, its positions in ``sharedKeys`` as an `app` key (even slot) and a `shared` key (odd slot), or -1.
+    var sharedSlots: [Int32] = []
+    /// How many keys of the running process have unsaved changes.
+    var dirtyCount = 0
+    var restoration: [RestorationIdentity: NameMap<UInt64>] = [:]
     var nextInstance = 1
-    var unknownKinds: Set<String> = []
+    var unknownKinds: Set<Name> = []
     var exposure: ExposureStretch?
     var missedSaves: [UInt64: (keys: Set<KeyRef>, related: Set<UInt64>)] = [:]
     /// Findings that a later event may still join (their seq is at or past the watermark).
@@ -53,25 +63,30 @@ public struct LifecycleReducer: Sendable {
 
     /// Applies one event. Events must come in seq order, each once.
     public mutating func apply(seq: UInt64, _ event: Event) {
+        apply(seq: seq, ReplayEvent(event, names: &names))
+    }
+
+    /// Applies one event whose names are already this reducer's (see ``NameTable/adopt(_:)``).
+    mutating func apply(seq: UInt64, _ event: ReplayEvent) {
         eventCount += 1
         lastSeq = seq
         switch event.kind {
         case .unknown(let name):
             if unknownKinds.insert(name).inserted {
                 report(.unknownEvent, at: seq, related: [],
-                       "Event kind \"\(name)\" is not known to this version; it is kept and exported but not interpreted. Check the spelling, or update LifecycleLog if it is a newer kind.")
+                       "Event kind \"\(names[name])\" is not known to this version; it is kept and exported but not interpreted. Check the spelling, or update LifecycleLog if it is a newer kind.")
             }
         case .mark:
             break
         case .launch(let launch):
             applyLaunch(seq: seq, t: event.t, launch)
         default:
-            // Read fields in place: copying the run would retain every one of its tables.
             guard run != nil, run?.terminateSeq == nil else {
                 let after = run?.terminateSeq
+                let name = event.kindName(names)
                 report(.eventBeforeLaunch, at: seq, related: after.map { [$0] } ?? [],
-                       after.map { "\(Self.article(event.name)) \(event.name) event comes after the run ended with terminate at seq \($0) and before the next launch: no process is running to do it. Record a launch first, or drop events after terminate." }
-                        ?? "\(Self.article(event.name)) \(event.name) event comes before the first launch: no process is running yet. Start the trace with a launch event (the recorder's first call should be launch).")
+                       after.map { "\(Self.article(name)) \(name) event comes after the run ended with terminate at seq \($0) and before the next launch: no process is running to do it. Record a launch first, or drop events after terminate." }
+                        ?? "\(Self.article(name)) \(name) event comes before the first launch: no process is running yet. Start the trace with a launch event (the recorder's first call should be launch).")
                 return
             }
             run?.lastSeq = seq
@@ -86,18 +101,19 @@ public struct LifecycleReducer: Sendable {
     func watermark(after seq: UInt64) -> UInt64 {
         var mark = seq + 1
         if let pending = run?.pendingApp { mark = min(mark, pending.seq) }
-        for window in windows.values { if let pending = window.pendingBackground { mark = min(mark, pending.seq) } }
+        for window in openWindows { if let pending = window.pendingBackground { mark = min(mark, pending.seq) } }
         if let stretch = exposure { mark = min(mark, stretch.firstSeq) }
         return mark
     }
 
     /// Makes every finding anchored below `mark` final, in order.
     mutating func settle(below mark: UInt64) {
-        for (seq, record) in missedSaves where seq < mark {
-            missedSaves[seq] = nil
-            let keys = record.keys.sorted()
+        for seq in missedSaves.keys.sorted() where seq < mark {
+            // `!`: seq comes from missedSaves.keys.
+            let record = missedSaves.removeValue(forKey: seq)!
+            let keys = ordered(record.keys)
             report(.missedBackgroundSave, at: seq, related: record.related.sorted(),
-                   "Unsaved \(Self.list(keys)) went to the background here and no save followed before \(keys.count == 1 ? "it" : "they") left the background or the process ended: a suspended app can be killed without notice. Save when the scene phase becomes .inactive or .background (onChange(of: scenePhase)), not later.")
+                   "Unsaved \(list(keys)) went to the background here and no save followed before \(keys.count == 1 ? "it" : "they") left the background or the process ended: a suspended app can be killed without notice. Save when the scene phase becomes .inactive or .background (onChange(of: scenePhase)), not later.")
         }
         guard unsettled.contains(where: { $0.seq < mark }) else { return }
         var final: [Finding] = []
@@ -111,46 +127,64 @@ public struct LifecycleReducer: Sendable {
         settled.append(contentsOf: final)
     }
 
-    private mutating func applyInRun(seq: UInt64, _ event: Event) {
+    private mutating func applyInRun(seq: UInt64, _ event: ReplayEvent) {
         switch event.kind {
         case .terminate:
             run?.terminateSeq = seq
             endRun(at: seq, nextLaunch: nil)
         case .open(let window, let scene, let value, let restored):
-            applyOpen(seq: seq, t: event.t, window: window, scene: scene, value: value, restored: restored == true)
-        case .dismiss(let window, _):
-            guard requireOpen(window, seq: seq, event: event) else { return }
-            applyDismiss(seq: seq, t: event.t, window: window)
+            applyOpen(seq: seq, t: event.t, window: window, scene: scene, value: value, restored: restored)
+        case .dismiss(let window):
+            guard let index = requireOpen(window, seq: seq, event: event) else { return }
+            applyDismiss(seq: seq, t: event.t, index: index)
         case .phase(let phase, let window):
+            var index: Int?
             if let window {
-                guard requireOpen(window, seq: seq, event: event) else { return }
+                guard let i = requireOpen(window, seq: seq, event: event) else { return }
+                index = i
             }
-            applyPhase(seq: seq, t: event.t, phase, window: window)
-        case .delegate(_, let window):
+            applyPhase(seq: seq, t: event.t, phase, window: index)
+        case .delegate(let window):
             if let window { _ = requireOpen(window, seq: seq, event: event) }
         case .write(let key, let scope, let window, let base):
-            if let window { guard requireOpen(window, seq: seq, event: event) else { return } }
-            applyWrite(seq: seq, key: key, scope: scope, window: window, base: base)
+            var index: Int?
+            if let window {
+                guard let i = requireOpen(window, seq: seq, event: event) else { return }
+                index = i
+            }
+            applyWrite(seq: seq, key: key, scope: scope, window: index, base: base)
         case .read(let key, let scope, let window, let version):
-            if let window { guard requireOpen(window, seq: seq, event: event) else { return } }
-            applyRead(seq: seq, key: key, scope: scope, window: window, version: version)
-        case .save(let keys, let window, _):
-            if let window { guard requireOpen(window, seq: seq, event: event) else { return } }
-            applySave(keys: keys.map(Set.init), window: window)
+            var index: Int?
+            if let window {
+                guard let i = requireOpen(window, seq: seq, event: event) else { return }
+                index = i
+            }
+            applyRead(seq: seq, key: key, scope: scope, window: index, version: version)
+        case .save(let keys, let window):
+            var index: Int?
+            if let window {
+                guard let i = requireOpen(window, seq: seq, event: event) else { return }
+                index = i
+            }
+            applySave(keys: keys, window: index)
         case .activity(let name, let state, let window):
-            if let window { guard requireOpen(window, seq: seq, event: event) else { return } }
-            applyActivity(seq: seq, name: name, state: state, window: window)
+            var index: Int?
+            if let window {
+                guard let i = requireOpen(window, seq: seq, event: event) else { return }
+                index = i
+            }
+            applyActivity(seq: seq, name: name, state: state, window: index)
         case .launch, .mark, .unknown:
             break  // handled in apply(seq:_:)
         }
     }
 
-    /// Reports `unknown-window` unless `window` is open in this run.
-    private mutating func requireOpen(_ window: WindowID, seq: UInt64, event: Event) -> Bool {
-        if windows[window] != nil { return true }
+    /// The position of `window` in ``openWindows``; reports `unknown-window` when it is not open in this run.
+    private mutating func requireOpen(_ window: Name, seq: UInt64, event: ReplayEvent) -> Int? {
+        if let index = windowIndex(window) { return index }
         report(.unknownWindow, at: seq, related: [],
-               "The \(event.name) event names window \"\(window)\", which is not open in this run, so it has no effect. Record an open for the window first, and stop sending events for a window after its dismiss.")
-        return false
+               "The \(event.kindName(names)) event names window \"\(names[window])\", which is not open in this run, so it has no effect. Record an open for the window first, and stop sending events for a window after its dismiss.")
+        return nil
     }
 
     /// Ends the trace: state sent to the background and never saved becomes
@@ -176,6 +210,71 @@ public struct LifecycleReducer: Sendable {
         return settled
     }
 
+    // MARK: Windows and keys by name
+
+    /// The position in ``openWindows`` of the open window `id`.
+    @inline(__always)
+    func windowIndex(_ id: Name) -> Int? {
+        let i = Int(id)
+        guard i < windowSlots.count else { return nil }
+        let slot = windowSlots[i]
+        return slot >= 0 ? Int(slot) : nil
+    }
+
+    mutating func addWindow(_ window: OpenWindow) {
+        let i = Int(window.id)
+        if i >= windowSlots.count { windowSlots.append(contentsOf: repeatElement(-1, count: i + 1 - windowSlots.count)) }
+        windowSlots[i] = Int32(openWindows.count)
+        openWindows.append(window)
+    }
+
+    mutating func removeWindow(at index: Int) {
+        windowSlots[Int(openWindows[index].id)] = -1
+        let last = openWindows.count - 1
+        if index != last {
+            openWindows.swapAt(index, last)
+            windowSlots[Int(openWindows[index].id)] = Int32(index)
+        }
+        openWindows.removeLast()
+    }
+
+    mutating func removeAllWindows() {
+        for window in openWindows { windowSlots[Int(window.id)] = -1 }
+        openWindows.removeAll(keepingCapacity: true)
+    }
+
+    /// The position in ``sharedKeys`` of key `name` of `scope` (`app` or `shared`).
+    @inline(__always)
+    func sharedIndex(_ name: Name, _ scope: StateScope) -> Int? {
+        let i = Int(name) &* 2 &+ (scope == .shared ? 1 : 0)
+        guard i < sharedSlots.count else { return nil }
+        let slot = sharedSlots[i]
+        return slot >= 0 ? Int(slot) : nil
+    }
+
+    mutating func addSharedKey(_ name: Name, _ scope: StateScope) -> Int {
+        if let index = sharedIndex(name, scope) { return index }
+        let i = Int(name) * 2 + (scope == .shared ? 1 : 0)
+        if i >= sharedSlots.count { sharedSlots.append(contentsOf: repeatElement(-1, count: i + 1 - sharedSlots.count)) }
+        sharedSlots[i] = Int32(sharedKeys.count)
+        sharedKeys.append(SharedKey(ref: KeyRef(scope: scope, name: name), state: KeyState()))
+        sharedVersions.append(0)
+        return sharedKeys.count - 1
+    }
+
+    /// Every key of the running process with unsaved changes.
+    func dirtyKeys() -> Set<KeyRef> {
+        var keys = Set<KeyRef>()
+        guard dirtyCount > 0 else { return keys }
+        for key in sharedKeys where key.state.isDirty { keys.insert(key.ref) }
+        for window in openWindows {
+            for (i, name) in window.sceneKeys.keys.enumerated() where window.sceneKeys.values[i].isDirty {
+                keys.insert(window.sceneKeyRef(name))
+            }
+        }
+        return keys
+    }
+
     // MARK: Reporting
 
     mutating func report(_ rule: Rule, at seq: UInt64, related: [UInt64], _ message: String) {
@@ -190,24 +289,44 @@ public struct LifecycleReducer: Sendable {
         word.first.map { "aeiou".contains($0) } == true ? "An" : "A"
     }
 
-    static func list(_ keys: [KeyRef]) -> String {
-        let names = keys.map(\.display)
-        switch names.count {
-        case 0: return "state"
-        case 1: return names[0]
-        default: return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+    /// Keys in report order: by owning window instance, scope, then name (UTF-8).
+    func ordered(_ keys: some Sequence<KeyRef>) -> [KeyRef] {
+        keys.sorted { a, b in
+            if a.instance != b.instance { return a.instance < b.instance }
+            if a.scope != b.scope { return a.scope.rawValue < b.scope.rawValue }
+            return names.precedes(a.name, b.name)
         }
+    }
+
+    /// `"notes" (shared)` or `"draft" (scene key of window w1)`.
+    func display(_ key: KeyRef) -> String {
+        key.scope == .scene
+            ? "\"\(names[key.name])\" (scene key of window \(names[key.window]))"
+            : "\"\(names[key.name])\" (\(key.scope.rawValue))"
+    }
+
+    func list(_ keys: [KeyRef]) -> String {
+        let shown = keys.map(display)
+        switch shown.count {
+        case 0: return "state"
+        case 1: return shown[0]
+        default: return shown.dropLast().joined(separator: ", ") + " and " + shown[shown.count - 1]
+        }
+    }
+
+    /// Names sorted by their UTF-8 bytes, quoted and joined with commas.
+    func quotedList(_ list: [Name]) -> String {
+        list.sorted(by: names.precedes).map { "\"\(names[$0])\"" }.joined(separator: ", ")
     }
 
     func lastWriteSeqs(_ keys: some Sequence<KeyRef>) -> [UInt64] {
         keys.compactMap { key in
-            key.scope == .scene ? windowOwning(key)?.sceneKeys[key.name]?.writers.lastWriteSeq : sharedKeys[key]?.writers.lastWriteSeq
+            if key.scope == .scene {
+                guard let index = windowIndex(key.window), openWindows[index].instance == key.instance else { return nil }
+                return openWindows[index].sceneKeys[key.name]?.writers.lastWriteSeq
+            }
+            return sharedIndex(key.name, key.scope).map { sharedKeys[$0].state.writers.lastWriteSeq }
         }
-    }
-
-    func windowOwning(_ key: KeyRef) -> OpenWindow? {
-        guard let window = windows[key.windowID], window.instance == key.instance else { return nil }
-        return window
     }
 }
 
@@ -215,4 +334,11 @@ public struct LifecycleReducer: Sendable {
 struct FindingSlot: Hashable {
     var seq: UInt64
     var rule: Rule
+}
+
+extension LifecycleReducer {
+    /// The open window whose id is `id`, if any (a scan: for reports, not the replay path).
+    func openWindow(named id: String) -> OpenWindow? {
+        openWindows.first { names[$0.id] == id }
+    }
 }

@@ -62,26 +62,25 @@ extension LifecycleReducer {
     public var state: LifecycleState {
         let current = run
         let running = current != nil && current?.terminateSeq == nil
-        let openWindows = windows.values.sorted { $0.openSeq < $1.openSeq }.map { w in
+        let openWindows = self.openWindows.sorted { $0.openSeq < $1.openSeq }.map { w in
             LifecycleState.Window(
-                id: w.id, scene: w.scene, value: w.canonicalValue, phase: phase(of: w), hasOwnPhase: w.ownPhase != nil,
+                id: names[w.id], scene: names[w.scene], value: w.canonicalValue, phase: phase(of: w), hasOwnPhase: w.ownPhase != nil,
                 restored: w.restored, openedAt: w.openSeq,
-                keys: w.sceneKeys.keys.sorted().map { name in
-                    // `!`: name comes from sceneKeys.keys.
-                    let k = w.sceneKeys[name]!
-                    return LifecycleState.Key(scope: .scene, name: name, version: k.version, savedVersion: k.saved)
-                },
-                activities: w.activities.keys.sorted())
+                keys: w.sceneKeys.keys.indices.map { i in
+                    LifecycleState.Key(scope: .scene, name: names[w.sceneKeys.keys[i]], version: w.sceneKeys.values[i].version,
+                                       savedVersion: w.sceneKeys.values[i].saved)
+                }.sorted { $0.name < $1.name },
+                activities: w.activities.keys.map { names[$0] }.sorted())
         }
-        let keys = sharedKeys.keys.sorted().map { key in
-            // `!`: key comes from sharedKeys.keys.
-            let k = sharedKeys[key]!
-            return LifecycleState.Key(scope: key.scope, name: key.name, version: k.version, savedVersion: k.saved)
+        let keys = ordered(sharedKeys.filter(\.written).map(\.ref)).map { key in
+            // `!`: key comes from sharedKeys.
+            let k = sharedKeys[sharedIndex(key.name, key.scope)!].state
+            return LifecycleState.Key(scope: key.scope, name: names[key.name], version: k.version, savedVersion: k.saved)
         }
         return LifecycleState(
             seq: lastSeq, run: current?.number ?? 0, platform: current?.platform, isRunning: running,
             appPhase: running ? appPhase : nil, appLevelPhase: running ? current?.appLevelPhase : nil,
             windows: running ? openWindows : [], keys: keys,
-            activities: running ? (current?.appActivities.keys.sorted() ?? []) : [])
+            activities: running ? (current?.appActivities.keys.map { names[$0] }.sorted() ?? []) : [])
     }
 }

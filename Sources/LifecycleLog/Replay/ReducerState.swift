@@ -1,35 +1,33 @@
 /// The identity of one state key: its scope and name, and for `scene` keys
 /// the window instance that owns it (a window id reused after a dismiss is a
 /// new window, so the instance number, not the id, tells them apart).
-struct KeyRef: Hashable, Comparable {
+struct KeyRef: Hashable {
     var scope: StateScope
-    var name: String
+    var name: Name
     /// The owning window's instance number; 0 for `app` and `shared` keys.
     var instance: Int = 0
-    /// The owning window's id, for messages; empty for `app` and `shared` keys.
-    var windowID: String = ""
+    /// The owning window's id, for messages; unused for `app` and `shared` keys.
+    var window: Name = 0
 
     // The instance number identifies the owning window, so the window id (kept
-    // for messages) takes no part in equality or hashing: one string hash, not two.
+    // for messages) takes no part in equality or hashing.
     static func == (a: KeyRef, b: KeyRef) -> Bool {
         a.instance == b.instance && a.scope == b.scope && a.name == b.name
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(instance)
-        hasher.combine(scope)
-        hasher.combine(name)
+        hasher.combine(UInt64(truncatingIfNeeded: instance) << 34 | UInt64(name) << 2 | UInt64(scope.code))
     }
+}
 
-    static func < (a: KeyRef, b: KeyRef) -> Bool {
-        if a.instance != b.instance { return a.instance < b.instance }
-        if a.scope != b.scope { return a.scope.rawValue < b.scope.rawValue }
-        return a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
-    }
-
-    /// `"notes" (shared)` or `"draft" (scene key of window w1)`.
-    var display: String {
-        scope == .scene ? "\"\(name)\" (scene key of window \(windowID))" : "\"\(name)\" (\(scope.rawValue))"
+extension StateScope {
+    /// 0, 1, 2 in declaration order.
+    var code: UInt8 {
+        switch self {
+        case .scene: return 0
+        case .app: return 1
+        case .shared: return 2
+        }
     }
 }
 
@@ -83,46 +81,81 @@ struct KeyState: Hashable {
     }
 }
 
-/// The last version of a key a writer has seen, and the event that showed it.
+/// An `app` or `shared` key, with its state.
+struct SharedKey {
+    var ref: KeyRef
+    var state: KeyState
+    /// Whether any event wrote it (a key only read so far is not part of the state).
+    var written = false
+}
+
+/// The last version of a key a writer has seen, and the event that showed it
+/// (seq 0: nothing seen since the window opened or the run launched).
 struct Seen: Hashable {
     var version: UInt64
     var seq: UInt64
 }
 
+/// What one writer (a window, or the app) has seen of the `app` and `shared`
+/// keys, by the keys' positions in ``LifecycleReducer/sharedKeys``.
+struct SeenVersions {
+    /// The versions when the writer appeared (window open, or launch): what it has seen until it reads or writes.
+    var atStart: [UInt64]
+    var startSeq: UInt64
+    var last: [Seen] = []
+
+    func seen(_ index: Int) -> Seen {
+        if index < last.count, last[index].seq != 0 { return last[index] }
+        return Seen(version: index < atStart.count ? atStart[index] : 0, seq: startSeq)
+    }
+
+    mutating func set(_ index: Int, _ seen: Seen) {
+        if index >= last.count { last.append(contentsOf: repeatElement(Seen(version: 0, seq: 0), count: index + 1 - last.count)) }
+        last[index] = seen
+    }
+}
+
 /// Unsaved state sent to the background, waiting to learn whether a save comes in time.
-struct PendingSave: Hashable {
+struct PendingSave {
     var seq: UInt64
     var keys: Set<KeyRef>
+}
+
+/// The identity a later `restored: true` window of the same scene finds an
+/// earlier one by: scene and value, or scene and window id with no value.
+struct RestorationIdentity: Hashable {
+    var scene: Name
+    var canonicalValue: String?
+    var window: Name?
 }
 
 /// One open window.
 struct OpenWindow {
     var instance: Int
-    var id: WindowID
-    var scene: String
-    var value: JSONValue?
+    var id: Name
+    var scene: Name
     var canonicalValue: String?
     var restored: Bool
     var ownPhase: ScenePhase?
+    /// Its phase before the event being applied (nil: opened by it).
+    var phaseBefore: ScenePhase?
     var openSeq: UInt64
-    /// Versions of `app`/`shared` keys when the window opened: what it has seen until it reads or writes.
-    var seenAtOpen: [KeyRef: UInt64]
-    var lastSeen: [KeyRef: Seen] = [:]
-    var sceneKeys: [String: KeyState] = [:]
+    var seen: SeenVersions
+    var sceneKeys = NameMap<KeyState>()
     /// Saved versions inherited from the window this one restores.
-    var restoredFrom: [String: UInt64] = [:]
+    var restoredFrom = NameMap<UInt64>()
     /// Running activities, by name, with the seq that started them.
-    var activities: [String: UInt64] = [:]
+    var activities = NameMap<UInt64>()
     var pendingBackground: PendingSave?
+    var restorationIdentity: RestorationIdentity
 
-    func sceneKeyRef(_ name: String) -> KeyRef { KeyRef(scope: .scene, name: name, instance: instance, windowID: id) }
+    func sceneKeyRef(_ name: Name) -> KeyRef { KeyRef(scope: .scene, name: name, instance: instance, window: id) }
+}
 
-    /// The identity a later `restored: true` window of the same scene finds it by (set at open).
-    var restorationIdentity: String = ""
-
-    static func restorationIdentity(scene: String, canonicalValue: String?, id: WindowID) -> String {
-        canonicalValue.map { "\(scene)\u{0}v\($0)" } ?? "\(scene)\u{0}i\(id)"
-    }
+/// A declared scene, as the rules need it.
+struct DeclaredScene {
+    var kind: SceneKind
+    var hasPresentedType: Bool
 }
 
 /// One process lifetime, from a `launch` to the next `launch` or the end of the trace.
@@ -131,16 +164,15 @@ struct RunState {
     var launchSeq: UInt64
     var launchT: Double
     var platform: Platform
-    var scenes: [String: SceneDeclaration]
+    var scenes: NameMap<DeclaredScene>
     var isBackgroundLaunch: Bool
     var build: String?
     var os: String?
     var appWriter: Int
     var appLevelPhase: ScenePhase
     var lastAppLevelPhaseSeq: UInt64?
-    var seenAtLaunch: [KeyRef: UInt64]
-    var appLastSeen: [KeyRef: Seen] = [:]
-    var appActivities: [String: UInt64] = [:]
+    var seen: SeenVersions
+    var appActivities = NameMap<UInt64>()
     var everActive = false
     var pendingApp: PendingSave?
     var reportedByMissedSave: Set<KeyRef> = []

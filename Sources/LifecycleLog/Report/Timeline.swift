@@ -206,7 +206,7 @@ struct TimelineBuilder {
         let t = event.t
         lastT = t
         // Where the event's window is before the event (a dismiss removes it).
-        let rowBefore = event.window.flatMap { reducer.windows[$0] }.flatMap { lanes[$0.instance]?.row }
+        let rowBefore = event.window.flatMap { reducer.openWindow(named: $0) }.flatMap { lanes[$0.instance]?.row }
         let hadRun = reducer.run != nil && reducer.run?.terminateSeq == nil
         if case .launch = event.kind, hadRun {
             // The process died some time after its last event: the lanes end there.
@@ -223,9 +223,9 @@ struct TimelineBuilder {
         case .dismiss:
             if let row = rowBefore { addMark(.dismiss, row: row, t: t, seq: seq) }
         case .write where hadRun:
-            addMark(.write, row: event.window.flatMap { reducer.windows[$0] }.flatMap { lanes[$0.instance]?.row } ?? -1, t: t, seq: seq)
+            addMark(.write, row: event.window.flatMap { reducer.openWindow(named: $0) }.flatMap { lanes[$0.instance]?.row } ?? -1, t: t, seq: seq)
         case .save where hadRun:
-            addMark(.save, row: event.window.flatMap { reducer.windows[$0] }.flatMap { lanes[$0.instance]?.row } ?? -1, t: t, seq: seq)
+            addMark(.save, row: event.window.flatMap { reducer.openWindow(named: $0) }.flatMap { lanes[$0.instance]?.row } ?? -1, t: t, seq: seq)
         default:
             break
         }
@@ -233,7 +233,7 @@ struct TimelineBuilder {
         lastRunEventT = t
         while nextFinding < findings.count, findings[nextFinding].seq == seq {
             if placed.count < Timeline.maxDetailedFindings {
-                let row = event.window.flatMap { reducer.windows[$0] }.flatMap { lanes[$0.instance]?.row } ?? rowBefore ?? -1
+                let row = event.window.flatMap { reducer.openWindow(named: $0) }.flatMap { lanes[$0.instance]?.row } ?? rowBefore ?? -1
                 placed.append(Timeline.Placed(finding: findings[nextFinding], t: t, row: row))
             }
             nextFinding += 1
@@ -244,15 +244,15 @@ struct TimelineBuilder {
 
     /// Brings the lanes in line with the reducer's windows and phases after an event.
     mutating func syncLanes(at t: Double, seq: UInt64) {
-        let open = reducer.windows
-        let openInstances = Set(open.values.map(\.instance))
+        let open = reducer.openWindows
+        let openInstances = Set(open.map(\.instance))
         for (instance, lane) in lanes.sorted(by: { $0.key < $1.key }) where !openInstances.contains(instance) {
             emitSegment(row: lane.row, from: lane.since, to: t, phase: lane.phase, label: lane.label)
             lanes[instance] = nil
             freeRows.append(lane.row)
             freeRows.sort(by: >)
         }
-        for window in open.values.sorted(by: { $0.instance < $1.instance }) {
+        for window in open.sorted(by: { $0.instance < $1.instance }) {
             let phase = reducer.phase(of: window)
             if let lane = lanes[window.instance] {
                 if lane.phase != phase {
@@ -261,7 +261,7 @@ struct TimelineBuilder {
                 }
             } else {
                 let row = freeRows.popLast() ?? { rowCount += 1; return rowCount - 1 }()
-                var text = "\(window.id) · \(window.scene)"
+                var text = "\(reducer.names[window.id]) · \(reducer.names[window.scene])"
                 if let value = window.canonicalValue { text += " \(value)" }
                 lanes[window.instance] = (row, label(text), phase, t)
                 addMark(.open, row: row, t: t, seq: seq)

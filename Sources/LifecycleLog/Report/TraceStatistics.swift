@@ -39,11 +39,11 @@ public struct TraceStatistics: Sendable {
             if first == nil { first = event.t }
             last = event.t
             perKind[event.name, default: 0] += 1
-            let before = reducer.windows.count
+            let before = reducer.openWindows.count
             reducer.apply(seq: seq, event)
             if case .terminate = event.kind, reducer.run?.terminateSeq == seq { clean += 1 }
-            if reducer.windows.count > before { opened += 1 }
-            most = max(most, reducer.windows.count)
+            if reducer.openWindows.count > before { opened += 1 }
+            most = max(most, reducer.openWindows.count)
             if !reducer.findings.isEmpty { count(reducer.takeSettledFindings()) }
             return true
         }

@@ -1,0 +1,101 @@
+/// A name the reducer works with (a window id, scene id, key, activity or
+/// event kind), as a number into its ``NameTable``. Replaying a stored trace,
+/// the numbers are the trace's own symbol ids, so no string is touched on the
+/// hot path; events built in memory are interned on the way in.
+typealias Name = UInt32
+
+/// The strings behind the reducer's ``Name``s.
+struct NameTable: Sendable {
+    private(set) var strings: [String] = []
+    /// The reverse index, built only when something is interned (events given
+    /// as ``Event`` values); replaying a stored trace never needs it.
+    private var index: [String: Name] = [:]
+    private var indexed = 0
+
+    subscript(name: Name) -> String { strings[Int(name)] }
+
+    var count: Int { strings.count }
+
+    /// The name of `s`, adding it when new.
+    mutating func intern(_ s: String) -> Name {
+        while indexed < strings.count {
+            if index[strings[indexed]] == nil { index[strings[indexed]] = Name(indexed) }
+            indexed += 1
+        }
+        if let name = index[s] { return name }
+        let name = Name(strings.count)
+        strings.append(s)
+        index[s] = name
+        indexed += 1
+        return name
+    }
+
+    /// The name of `s` if it was interned or adopted, without adding it.
+    mutating func lookUp(_ s: String) -> Name? {
+        while indexed < strings.count {
+            if index[strings[indexed]] == nil { index[strings[indexed]] = Name(indexed) }
+            indexed += 1
+        }
+        return index[s]
+    }
+
+    /// Takes a trace's symbol table as the names, so that stored symbol ids
+    /// are names. `symbols` must extend what was adopted before (a trace
+    /// only ever appends symbols).
+    mutating func adopt(_ symbols: [String]) {
+        if symbols.count != strings.count { strings = symbols }
+    }
+
+    /// Whether `a` sorts before `b` by their UTF-8 bytes.
+    func precedes(_ a: Name, _ b: Name) -> Bool {
+        self[a].utf8.lexicographicallyPrecedes(self[b].utf8)
+    }
+}
+
+/// A small map from ``Name`` to `Value` kept as two arrays: a window's scene
+/// keys, running activities and the like, which hold a handful of entries,
+/// are found by a linear scan with no hashing and no per-entry allocation.
+struct NameMap<Value> {
+    private(set) var keys: [Name] = []
+    private(set) var values: [Value] = []
+
+    var isEmpty: Bool { keys.isEmpty }
+    var count: Int { keys.count }
+
+    @inline(__always)
+    func index(of key: Name) -> Int? {
+        var i = 0
+        let n = keys.count
+        while i < n {
+            if keys[i] == key { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    subscript(key: Name) -> Value? {
+        get { index(of: key).map { values[$0] } }
+        set {
+            if let i = index(of: key) {
+                if let newValue { values[i] = newValue } else { keys.remove(at: i); values.remove(at: i) }
+            } else if let newValue {
+                keys.append(key)
+                values.append(newValue)
+            }
+        }
+    }
+
+    /// Mutates the value at position `i` in place.
+    @inline(__always)
+    mutating func update<R>(at i: Int, _ body: (inout Value) -> R) -> R { body(&values[i]) }
+
+    func mapValues<T>(_ transform: (Value) -> T) -> NameMap<T> {
+        var result = NameMap<T>()
+        result.keys = keys
+        result.values = values.map(transform)
+        return result
+    }
+}
+
+extension NameMap: Sendable where Value: Sendable {}
+extension NameMap: Equatable where Value: Equatable {}
