@@ -43,13 +43,24 @@ struct ByteReader: ~Copyable {
         LifecycleLogError(.corruptTrace, "stored event is damaged (\(what) at byte \(offset)); the trace cannot be read past here")
     }
 
+    @inline(__always)
     mutating func byte() throws -> UInt8 {
         guard offset < bytes.count else { throw corrupt("unexpected end") }
         defer { offset += 1 }
         return bytes[offset]
     }
 
+    @inline(__always)
     mutating func varint() throws -> UInt64 {
+        // Most varints of a record are one byte: symbol ids, small versions.
+        if offset < bytes.count, bytes[offset] < 0x80 {
+            defer { offset += 1 }
+            return UInt64(bytes[offset])
+        }
+        return try longVarint()
+    }
+
+    mutating func longVarint() throws -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {

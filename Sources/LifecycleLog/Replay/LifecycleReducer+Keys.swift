@@ -5,11 +5,11 @@ extension LifecycleReducer {
     private func lastSeen(_ index: Int, by window: Int?) -> Seen {
         if let window { return openWindows[window].seen.seen(index) }
         // `!`: keys are only touched inside a run.
-        return run!.seen.seen(index)
+        return run.seen.seen(index)
     }
 
     private mutating func setLastSeen(_ index: Int, by window: Int?, _ seen: Seen) {
-        if let window { openWindows[window].seen.set(index, seen) } else { run?.seen.set(index, seen) }
+        if let window { openWindows[window].seen.set(index, seen) } else { run.seen.set(index, seen) }
     }
 
     mutating func applyWrite(seq: UInt64, key name: Name, scope: StateScope, window: Int?, base: UInt64?) {
@@ -35,7 +35,7 @@ extension LifecycleReducer {
         }
         let index = addSharedKey(name, scope)
         let state = sharedKeys[index].state
-        let me = window.map { openWindows[$0].instance } ?? run?.appWriter ?? 0
+        let me = window.map { openWindows[$0].instance } ?? run.appWriter
         let seen = lastSeen(index, by: window)
         let effectiveBase = base ?? seen.version
         if effectiveBase < state.version, let other = state.writers.latestWrite(notBy: me, current: state.version), other.version > effectiveBase {
@@ -58,11 +58,10 @@ extension LifecycleReducer {
     mutating func applyRead(seq: UInt64, key name: Name, scope: StateScope, window: Int?, version: UInt64?) {
         if scope == .scene {
             guard let window else { return }
-            let open = openWindows[window]
-            let observed = version ?? open.sceneKeys[name]?.version ?? 0
-            if open.restored, observed == 0, let saved = open.restoredFrom[name], saved > 0 {
-                report(.sceneStorageLost, at: seq, related: [open.openSeq],
-                       "Restored window \(names[open.id]) read scene key \"\(names[name])\" as empty (version 0), but the window it restores had saved version \(saved). Keep the window's state in @SceneStorage (or restore it in .onAppear from what was saved) instead of starting empty.")
+            let observed = version ?? openWindows[window].sceneKeys[name]?.version ?? 0
+            if openWindows[window].restored, observed == 0, let saved = openWindows[window].restoredFrom[name], saved > 0 {
+                report(.sceneStorageLost, at: seq, related: [openWindows[window].openSeq],
+                       "Restored window \(names[openWindows[window].id]) read scene key \"\(names[name])\" as empty (version 0), but the window it restores had saved version \(saved). Keep the window's state in @SceneStorage (or restore it in .onAppear from what was saved) instead of starting empty.")
             }
             return
         }
@@ -79,9 +78,8 @@ extension LifecycleReducer {
             sharedKeys[i].state.markSaved()
             dirtyCount -= 1
         }
-        if var pending = run?.pendingApp {
-            pending.keys = pending.keys.filter { !covered($0.name) }
-            run?.pendingApp = pending
+        if let pending = run.pendingApp {
+            run.pendingApp?.keys = pending.keys.filter { !covered($0.name) }
         }
         if let window {
             saveSceneKeys(of: window, covered)
@@ -112,8 +110,8 @@ extension LifecycleReducer {
             let started = openWindows[window].activities[name] ?? seq
             openWindows[window].activities[name] = state == .start ? started : nil
         } else {
-            let started = run?.appActivities[name] ?? seq
-            run?.appActivities[name] = state == .start ? started : nil
+            let started = run.appActivities[name] ?? seq
+            run.appActivities[name] = state == .start ? started : nil
         }
     }
 
@@ -121,7 +119,7 @@ extension LifecycleReducer {
 
     /// Extends or closes the current `kill-exposure` stretch after an event.
     mutating func trackExposure(seq: UInt64) {
-        let exposed = run != nil && run?.terminateSeq == nil && dirtyCount > 0 && appPhase != .active
+        let exposed = isRunning && dirtyCount > 0 && appPhase != .active
         guard exposed else { closeExposure(); return }
         let dirty = dirtyKeys()
         if exposure == nil {

@@ -3,18 +3,18 @@
 extension LifecycleReducer {
     /// The phase of `window`: its own, or the app-level phase while it has had none.
     func phase(of window: OpenWindow) -> ScenePhase {
-        window.ownPhase ?? run?.appLevelPhase ?? .inactive
+        window.ownPhase ?? (hasRun ? run.appLevelPhase : .inactive)
     }
 
     /// The aggregate app phase (Apple's `ScenePhase` rule): `active` if any
     /// window is, else `inactive` if any is, else `background`; with no
     /// window open, the app-level phase.
     var appPhase: ScenePhase {
-        let appLevel = run?.appLevelPhase ?? .background
+        let appLevel = hasRun ? run.appLevelPhase : .background
         guard !openWindows.isEmpty else { return appLevel }
         var sawInactive = false
-        for window in openWindows {
-            switch window.ownPhase ?? appLevel {
+        for i in openWindows.indices {
+            switch openWindows[i].ownPhase ?? appLevel {
             case .active: return .active
             case .inactive: sawInactive = true
             case .background: break
@@ -26,13 +26,14 @@ extension LifecycleReducer {
     /// Notes every window's phase before an event that may change phases
     /// (in ``OpenWindow/phaseBefore``) and returns the app phase.
     mutating func notePhasesBefore() -> ScenePhase {
-        let appLevel = run?.appLevelPhase ?? .inactive
+        let appLevel = run.appLevelPhase
         for i in openWindows.indices { openWindows[i].phaseBefore = openWindows[i].ownPhase ?? appLevel }
         return appPhase
     }
 
     mutating func applyPhase(seq: UInt64, t: Double, _ newPhase: ScenePhase, window index: Int?) {
-        guard let appLevelBefore = run?.appLevelPhase else { return }
+        guard hasRun else { return }
+        let appLevelBefore = run.appLevelPhase
         let appBefore = notePhasesBefore()
         if let index {
             let from = phase(of: openWindows[index])
@@ -41,14 +42,15 @@ extension LifecycleReducer {
         } else {
             if appLevelBefore != newPhase { checkPhaseSkip(seq: seq, from: appLevelBefore, to: newPhase, subject: { _ in "the app-level phase" }) }
             checkAppPhaseAgreement(seq: seq, newPhase)
-            run?.appLevelPhase = newPhase
-            run?.lastAppLevelPhaseSeq = seq
+            run.appLevelPhase = newPhase
+            run.lastAppLevelPhaseSeq = seq
         }
         phasesChanged(seq: seq, t: t, appBefore: appBefore, byPhaseEvent: true)
     }
 
     private mutating func checkPhaseSkip(seq: UInt64, from: ScenePhase, to: ScenePhase, subject: (Self) -> String) {
-        guard let platform = run?.platform, platform != .macOS else { return }
+        let platform = run.platform
+        guard hasRun, platform != .macOS else { return }
         let skipped = (from == .background && to == .active) || (from == .active && to == .background)
         guard skipped else { return }
         report(.phaseSkip, at: seq, related: [],
@@ -57,8 +59,8 @@ extension LifecycleReducer {
 
     private mutating func checkAppPhaseAgreement(seq: UInt64, _ newPhase: ScenePhase) {
         var any = false, active = false, inactive = false
-        for window in openWindows {
-            guard let own = window.ownPhase else { continue }
+        for i in openWindows.indices {
+            guard let own = openWindows[i].ownPhase else { continue }
             any = true
             if own == .active { active = true } else if own == .inactive { inactive = true }
         }
@@ -74,16 +76,16 @@ extension LifecycleReducer {
     /// background saves pending or decided, activities left running in the
     /// background, and the first time the app became active.
     mutating func phasesChanged(seq: UInt64, t: Double, appBefore: ScenePhase, byPhaseEvent: Bool) {
-        guard run != nil else { return }
-        let appLevel = run?.appLevelPhase ?? .inactive
+        guard hasRun else { return }
+        let appLevel = run.appLevelPhase
         var crossed: [(id: Name, intoBackground: Bool)] = []
-        for window in openWindows {
-            guard let old = window.phaseBefore else { continue }  // opened by this event
-            let new = window.ownPhase ?? appLevel
+        for i in openWindows.indices {
+            guard let old = openWindows[i].phaseBefore else { continue }  // opened by this event
+            let new = openWindows[i].ownPhase ?? appLevel
             if old != .background && new == .background && byPhaseEvent {
-                crossed.append((window.id, true))
-            } else if old == .background && new != .background && window.pendingBackground != nil {
-                crossed.append((window.id, false))
+                crossed.append((openWindows[i].id, true))
+            } else if old == .background && new != .background && openWindows[i].pendingBackground != nil {
+                crossed.append((openWindows[i].id, false))
             }
         }
         var running: [String] = []  // activities left running in the background by this event
@@ -113,23 +115,23 @@ extension LifecycleReducer {
         let newApp = appPhase
         if appBefore != .background && newApp == .background {
             let unsaved = dirtyKeys().filter { $0.scope != .scene }
-            if !unsaved.isEmpty { run?.pendingApp = PendingSave(seq: seq, keys: unsaved) }
-            if let activities = run?.appActivities, !activities.isEmpty {
+            if !unsaved.isEmpty { run.pendingApp = PendingSave(seq: seq, keys: unsaved) }
+            if !run.appActivities.isEmpty {
+                let activities = run.appActivities
                 running.append("the app-wide \(quotedList(activities.keys))")
                 runningSince += activities.values
             }
-        } else if appBefore == .background && newApp != .background, let pending = run?.pendingApp {
-            run?.pendingApp = nil
+        } else if appBefore == .background && newApp != .background, let pending = run.pendingApp {
+            run.pendingApp = nil
             recordMissedSave(pending)
         }
         if !running.isEmpty {
             report(.activityInBackground, at: seq, related: runningSince,
                    "Went to the background with \(running.joined(separator: " and ")) still running. Stop timers, animations and sessions when the scene phase leaves .active (onChange(of: scenePhase)) and restart them when it returns, or declare the background mode they need.")
         }
-        if newApp == .active && run?.everActive == false {
-            run?.everActive = true
-            // `!`: checked at the top.
-            let (launchSeq, launchT, background) = (run!.launchSeq, run!.launchT, run!.isBackgroundLaunch)
+        if newApp == .active && !run.everActive {
+            run.everActive = true
+            let (launchSeq, launchT, background) = (run.launchSeq, run.launchT, run.isBackgroundLaunch)
             if !background, t - launchT > configuration.slowLaunchLimit {
                 report(.slowLaunch, at: seq, related: [launchSeq],
                        "The app first became active \(JSONWriter.number(t - launchT)) ms after its launch at seq \(launchSeq); the launch watchdog kills apps that take about \(JSONWriter.number(configuration.slowLaunchLimit / 1000)) s. Move work out of App.init and the first view's body (load data in .task).")

@@ -1,7 +1,7 @@
 /// Runs: launch, terminate, and what a run's end decides.
 extension LifecycleReducer {
     mutating func applyLaunch(seq: UInt64, t: Double, _ launch: ReplayLaunch) {
-        if let previous = run, previous.terminateSeq == nil {
+        if isRunning {
             endRun(at: seq, nextLaunch: (seq, t, launch))
         }
         runCount += 1
@@ -51,10 +51,14 @@ extension LifecycleReducer {
     /// Ends the current run at `seq`: by `terminate` (`nextLaunch` nil) or by
     /// the next `launch` (the process was killed).
     mutating func endRun(at seq: UInt64, nextLaunch: (seq: UInt64, t: Double, launch: ReplayLaunch)?) {
-        guard let ended = run else { return }
+        guard hasRun else { return }
+        let ended = run
         resolvePendingSaves()
-        let reported = run?.reportedByMissedSave ?? []
-        let unsaved = ordered(dirtyKeys().subtracting(reported))
+        var unsaved: [KeyRef] = []
+        if dirtyCount > 0 {
+            let reported = run.reportedByMissedSave
+            unsaved = ordered(dirtyKeys().subtracting(reported))
+        }
         if !unsaved.isEmpty {
             let how = nextLaunch == nil
                 ? "The app terminated"
@@ -83,13 +87,14 @@ extension LifecycleReducer {
 
     /// Decides every pending background save: what is still unsaved is a `missed-background-save`.
     mutating func resolvePendingSaves() {
-        if let pending = run?.pendingApp {
-            run?.pendingApp = nil
+        if let pending = run.pendingApp {
+            run.pendingApp = nil
             recordMissedSave(pending)
         }
-        let pendingWindows = openWindows.indices.filter { openWindows[$0].pendingBackground != nil }
-            .sorted { names[openWindows[$0].id] < names[openWindows[$1].id] }
-        for index in pendingWindows {
+        var pendingWindows: [(id: String, index: Int)] = []
+        for i in openWindows.indices where openWindows[i].pendingBackground != nil { pendingWindows.append((names[openWindows[i].id], i)) }
+        pendingWindows.sort { $0.id < $1.id }
+        for (_, index) in pendingWindows {
             if let pending = openWindows[index].pendingBackground {
                 openWindows[index].pendingBackground = nil
                 recordMissedSave(pending)
@@ -99,7 +104,7 @@ extension LifecycleReducer {
 
     mutating func recordMissedSave(_ pending: PendingSave) {
         guard !pending.keys.isEmpty else { return }
-        run?.reportedByMissedSave.formUnion(pending.keys)
+        run.reportedByMissedSave.formUnion(pending.keys)
         var record = missedSaves[pending.seq] ?? (keys: [], related: [])
         record.keys.formUnion(pending.keys)
         record.related.formUnion(lastWriteSeqs(pending.keys))

@@ -2,16 +2,17 @@
 /// scene storage restored from an earlier window.
 extension LifecycleReducer {
     mutating func applyOpen(seq: UInt64, t: Double, window id: Name, scene: Name, value: JSONValue?, restored: Bool) {
-        guard let launchSeq = run?.launchSeq else { return }
+        guard hasRun else { return }
+        let launchSeq = run.launchSeq
         if let existing = windowIndex(id) {
             report(.unknownWindow, at: seq, related: [openWindows[existing].openSeq],
                    "The open reuses window id \"\(names[id])\", which is still open since seq \(openWindows[existing].openSeq), so it opens nothing. Give each window a fresh id (a UUID per scene instance), or record the dismiss of the old window first.")
             return
         }
         let canonical = value?.canonicalJSON
-        let declaration = run?.scenes[scene]
+        let declaration = run.scenes[scene]
         if declaration == nil {
-            let declared = quotedList(run?.scenes.keys ?? [])
+            let declared = quotedList(run.scenes.keys)
             report(.undeclaredScene, at: seq, related: [launchSeq],
                    "Window \"\(names[id])\" opens scene \"\(names[scene])\", which the launch at seq \(launchSeq) does not declare (it declares \(declared.isEmpty ? "none" : declared)). Declare the scene in the App's body, or record the launch with every scene the body declares.")
         } else if value != nil, declaration?.hasPresentedType == false {

@@ -21,7 +21,9 @@ public struct LifecycleReducer: Sendable {
 
     /// The strings behind every ``Name`` below.
     var names = NameTable()
-    var run: RunState?
+    /// The current (or last) run; ``RunState/none`` before the first launch. Not optional: reading
+    /// a field of an optional this large copies all of it.
+    var run = RunState.none
     /// Open windows, densely, in no particular order (sort before anything is reported).
     var openWindows: [OpenWindow] = []
     /// For each window id (a ``Name``), its position in ``openWindows``, or -1.
@@ -81,15 +83,15 @@ public struct LifecycleReducer: Sendable {
         case .launch(let launch):
             applyLaunch(seq: seq, t: event.t, launch)
         default:
-            guard run != nil, run?.terminateSeq == nil else {
-                let after = run?.terminateSeq
+            guard isRunning else {
+                let after = run.terminateSeq
                 let name = event.kindName(names)
                 report(.eventBeforeLaunch, at: seq, related: after.map { [$0] } ?? [],
                        after.map { "\(Self.article(name)) \(name) event comes after the run ended with terminate at seq \($0) and before the next launch: no process is running to do it. Record a launch first, or drop events after terminate." }
                         ?? "\(Self.article(name)) \(name) event comes before the first launch: no process is running yet. Start the trace with a launch event (the recorder's first call should be launch).")
                 return
             }
-            run?.lastSeq = seq
+            run.lastSeq = seq
             applyInRun(seq: seq, event)
         }
         if configuration.explore { trackExposure(seq: seq) }
@@ -100,8 +102,8 @@ public struct LifecycleReducer: Sendable {
     /// an undecided background save, an open exposure stretch, or the next event.
     func watermark(after seq: UInt64) -> UInt64 {
         var mark = seq + 1
-        if let pending = run?.pendingApp { mark = min(mark, pending.seq) }
-        for window in openWindows { if let pending = window.pendingBackground { mark = min(mark, pending.seq) } }
+        if let pending = run.pendingApp { mark = min(mark, pending.seq) }
+        for i in openWindows.indices { if let pending = openWindows[i].pendingBackground?.seq { mark = min(mark, pending) } }
         if let stretch = exposure { mark = min(mark, stretch.firstSeq) }
         return mark
     }
@@ -130,7 +132,7 @@ public struct LifecycleReducer: Sendable {
     private mutating func applyInRun(seq: UInt64, _ event: ReplayEvent) {
         switch event.kind {
         case .terminate:
-            run?.terminateSeq = seq
+            run.terminateSeq = seq
             endRun(at: seq, nextLaunch: nil)
         case .open(let window, let scene, let value, let restored):
             applyOpen(seq: seq, t: event.t, window: window, scene: scene, value: value, restored: restored)
@@ -193,7 +195,7 @@ public struct LifecycleReducer: Sendable {
     public mutating func finish() {
         guard !finished else { return }
         finished = true
-        if run != nil, run?.terminateSeq == nil { resolvePendingSaves() }
+        if isRunning { resolvePendingSaves() }
         closeExposure()
         settle(below: .max)
     }
@@ -211,6 +213,12 @@ public struct LifecycleReducer: Sendable {
     }
 
     // MARK: Windows and keys by name
+
+    /// Whether a run has started.
+    var hasRun: Bool { run.number > 0 }
+
+    /// Whether a process is running: launched and not terminated.
+    var isRunning: Bool { run.number > 0 && run.terminateSeq == nil }
 
     /// The position in ``openWindows`` of the open window `id`.
     @inline(__always)
@@ -239,7 +247,7 @@ public struct LifecycleReducer: Sendable {
     }
 
     mutating func removeAllWindows() {
-        for window in openWindows { windowSlots[Int(window.id)] = -1 }
+        for i in openWindows.indices { windowSlots[Int(openWindows[i].id)] = -1 }
         openWindows.removeAll(keepingCapacity: true)
     }
 
@@ -266,10 +274,10 @@ public struct LifecycleReducer: Sendable {
     func dirtyKeys() -> Set<KeyRef> {
         var keys = Set<KeyRef>()
         guard dirtyCount > 0 else { return keys }
-        for key in sharedKeys where key.state.isDirty { keys.insert(key.ref) }
-        for window in openWindows {
-            for (i, name) in window.sceneKeys.keys.enumerated() where window.sceneKeys.values[i].isDirty {
-                keys.insert(window.sceneKeyRef(name))
+        for i in sharedKeys.indices where sharedKeys[i].state.isDirty { keys.insert(sharedKeys[i].ref) }
+        for w in openWindows.indices {
+            for (i, name) in openWindows[w].sceneKeys.keys.enumerated() where openWindows[w].sceneKeys.values[i].isDirty {
+                keys.insert(openWindows[w].sceneKeyRef(name))
             }
         }
         return keys
@@ -290,8 +298,10 @@ public struct LifecycleReducer: Sendable {
     }
 
     /// Keys in report order: by owning window instance, scope, then name (UTF-8).
-    func ordered(_ keys: some Sequence<KeyRef>) -> [KeyRef] {
-        keys.sorted { a, b in
+    func ordered(_ keys: some Collection<KeyRef>) -> [KeyRef] {
+        if keys.count < 2 { return Array(keys) }
+        let names = self.names  // capture the names, not the whole reducer
+        return keys.sorted { a, b in
             if a.instance != b.instance { return a.instance < b.instance }
             if a.scope != b.scope { return a.scope.rawValue < b.scope.rawValue }
             return names.precedes(a.name, b.name)
@@ -316,17 +326,22 @@ public struct LifecycleReducer: Sendable {
 
     /// Names sorted by their UTF-8 bytes, quoted and joined with commas.
     func quotedList(_ list: [Name]) -> String {
-        list.sorted(by: names.precedes).map { "\"\(names[$0])\"" }.joined(separator: ", ")
+        let names = self.names
+        return list.sorted(by: names.precedes).map { "\"\(names[$0])\"" }.joined(separator: ", ")
     }
 
     func lastWriteSeqs(_ keys: some Sequence<KeyRef>) -> [UInt64] {
-        keys.compactMap { key in
+        var seqs: [UInt64] = []
+        for key in keys {
             if key.scope == .scene {
-                guard let index = windowIndex(key.window), openWindows[index].instance == key.instance else { return nil }
-                return openWindows[index].sceneKeys[key.name]?.writers.lastWriteSeq
+                guard let index = windowIndex(key.window), openWindows[index].instance == key.instance,
+                      let state = openWindows[index].sceneKeys[key.name] else { continue }
+                seqs.append(state.writers.lastWriteSeq)
+            } else if let index = sharedIndex(key.name, key.scope) {
+                seqs.append(sharedKeys[index].state.writers.lastWriteSeq)
             }
-            return sharedIndex(key.name, key.scope).map { sharedKeys[$0].state.writers.lastWriteSeq }
         }
+        return seqs
     }
 }
 

@@ -60,8 +60,7 @@ public struct LifecycleState: Sendable, Hashable {
 extension LifecycleReducer {
     /// The state after the last applied event.
     public var state: LifecycleState {
-        let current = run
-        let running = current != nil && current?.terminateSeq == nil
+        let running = isRunning
         let openWindows = self.openWindows.sorted { $0.openSeq < $1.openSeq }.map { w in
             LifecycleState.Window(
                 id: names[w.id], scene: names[w.scene], value: w.canonicalValue, phase: phase(of: w), hasOwnPhase: w.ownPhase != nil,
@@ -78,9 +77,9 @@ extension LifecycleReducer {
             return LifecycleState.Key(scope: key.scope, name: names[key.name], version: k.version, savedVersion: k.saved)
         }
         return LifecycleState(
-            seq: lastSeq, run: current?.number ?? 0, platform: current?.platform, isRunning: running,
-            appPhase: running ? appPhase : nil, appLevelPhase: running ? current?.appLevelPhase : nil,
+            seq: lastSeq, run: run.number, platform: hasRun ? run.platform : nil, isRunning: running,
+            appPhase: running ? appPhase : nil, appLevelPhase: running ? run.appLevelPhase : nil,
             windows: running ? openWindows : [], keys: keys,
-            activities: running ? (current?.appActivities.keys.map { names[$0] }.sorted() ?? []) : [])
+            activities: running ? run.appActivities.keys.map { names[$0] }.sorted() : [])
     }
 }

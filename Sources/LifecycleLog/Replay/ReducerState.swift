@@ -159,25 +159,29 @@ struct DeclaredScene {
 }
 
 /// One process lifetime, from a `launch` to the next `launch` or the end of the trace.
+/// Before the first launch the reducer holds ``none``, run number 0.
 struct RunState {
-    var number: Int
-    var launchSeq: UInt64
-    var launchT: Double
-    var platform: Platform
-    var scenes: NameMap<DeclaredScene>
-    var isBackgroundLaunch: Bool
+    var number: Int = 0
+    var launchSeq: UInt64 = 0
+    var launchT: Double = 0
+    var platform: Platform = .iOS
+    var scenes = NameMap<DeclaredScene>()
+    var isBackgroundLaunch = false
     var build: String?
     var os: String?
-    var appWriter: Int
-    var appLevelPhase: ScenePhase
+    var appWriter: Int = 0
+    var appLevelPhase: ScenePhase = .inactive
     var lastAppLevelPhaseSeq: UInt64?
-    var seen: SeenVersions
+    var seen = SeenVersions(atStart: [], startSeq: 0)
     var appActivities = NameMap<UInt64>()
     var everActive = false
     var pendingApp: PendingSave?
     var reportedByMissedSave: Set<KeyRef> = []
     var terminateSeq: UInt64?
-    var lastSeq: UInt64
+    var lastSeq: UInt64 = 0
+
+    /// No run: before the first launch.
+    static let none = RunState()
 }
 
 /// A stretch of events during which a kill would have lost unsaved state (`--explore`).

@@ -1,6 +1,6 @@
 /// An event as the reducer sees it: its kind and the fields the rules read,
 /// with every identifier a ``Name``. Stored traces decode straight into it
-/// (``EventCodec/decodeForReplay(_:symbolCount:)``), skipping what replay does
+/// (``EventCodec/decodeForReplay(_:symbols:)``), skipping what replay does
 /// not read (free text, unknown fields), so that replay allocates nothing for
 /// most events.
 struct ReplayEvent {

@@ -87,11 +87,18 @@ public enum Replayer {
                 try onFinding(f)
             }
         }
-        try forEachEvent(in: path) { seq, event in
-            reducer.apply(seq: seq, event)
-            if !reducer.findings.isEmpty { try hand(reducer.takeSettledFindings()) }
-            if let progress, seq & 0xFFFF == 0 { progress(seq) }
-            return true
+        if isJSONLines(path) {
+            try forEachEvent(in: path) { seq, event in
+                reducer.apply(seq: seq, event)
+                if !reducer.findings.isEmpty { try hand(reducer.takeSettledFindings()) }
+                if let progress, seq & 0xFFFF == 0 { progress(seq) }
+                return true
+            }
+        } else {
+            try Trace(path: path).replay(into: &reducer) { reducer, seq in
+                if !reducer.settled.isEmpty { try hand(reducer.takeSettledFindings()) }
+                if let progress, seq & 0xFFFF == 0 { progress(seq) }
+            }
         }
         reducer.finish()
         try hand(reducer.takeSettledFindings())

@@ -207,7 +207,7 @@ struct TimelineBuilder {
         lastT = t
         // Where the event's window is before the event (a dismiss removes it).
         let rowBefore = event.window.flatMap { reducer.openWindow(named: $0) }.flatMap { lanes[$0.instance]?.row }
-        let hadRun = reducer.run != nil && reducer.run?.terminateSeq == nil
+        let hadRun = reducer.isRunning
         if case .launch = event.kind, hadRun {
             // The process died some time after its last event: the lanes end there.
             closeAll(at: lastRunEventT)
@@ -229,7 +229,7 @@ struct TimelineBuilder {
         default:
             break
         }
-        if reducer.run != nil, reducer.run?.terminateSeq == nil { syncLanes(at: t, seq: seq) }
+        if reducer.isRunning { syncLanes(at: t, seq: seq) }
         lastRunEventT = t
         while nextFinding < findings.count, findings[nextFinding].seq == seq {
             if placed.count < Timeline.maxDetailedFindings {

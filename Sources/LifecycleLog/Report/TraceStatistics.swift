@@ -41,7 +41,7 @@ public struct TraceStatistics: Sendable {
             perKind[event.name, default: 0] += 1
             let before = reducer.openWindows.count
             reducer.apply(seq: seq, event)
-            if case .terminate = event.kind, reducer.run?.terminateSeq == seq { clean += 1 }
+            if case .terminate = event.kind, reducer.run.terminateSeq == seq { clean += 1 }
             if reducer.openWindows.count > before { opened += 1 }
             most = max(most, reducer.openWindows.count)
             if !reducer.findings.isEmpty { count(reducer.takeSettledFindings()) }

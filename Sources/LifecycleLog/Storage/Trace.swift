@@ -69,8 +69,35 @@ public final class Trace {
     /// - Throws: ``LifecycleLogError`` (`corruptTrace` naming the seq of a
     ///   damaged event), or whatever `body` throws.
     public func forEachEvent(from seq: UInt64 = 1, _ body: (_ seq: UInt64, _ event: Event) throws -> Bool) throws {
+        try forEachRecord(from: seq, decode: { bytes, symbols in try EventCodec.decode(bytes, symbols: symbols) }, body)
+    }
+
+    /// Replays every event into `reducer`, decoded straight into the
+    /// reducer's form (``EventCodec/decodeForReplay(_:symbols:)``) with the
+    /// trace's symbol ids as its names, calling `afterEvent` after each.
+    func replay(into reducer: inout LifecycleReducer, _ afterEvent: (inout LifecycleReducer, UInt64) throws -> Void) throws {
+        try forEachRecord(from: 1, decode: { bytes, symbols in
+            try EventCodec.decodeForReplay(bytes, symbols: symbols.strings)
+        }, prepare: { symbols in reducer.names.adopt(symbols.strings) }) { seq, event in
+            reducer.apply(seq: seq, event)
+            try afterEvent(&reducer, seq)
+            return true
+        }
+    }
+
+    /// The one loop over stored records: one read transaction, keys checked
+    /// to run on without gaps, damage reported with the file and seq.
+    private func forEachRecord<Decoded>(
+        from seq: UInt64,
+        decode: (UnsafeRawBufferPointer, SymbolTable) throws -> Decoded,
+        prepare: (SymbolTable) -> Void = { _ in },
+        _ body: (UInt64, Decoded) throws -> Bool
+    ) throws {
         try environment.read { txn in
             try databases.loadSymbols(into: &symbols, in: txn, path: path)
+            let symbols = self.symbols
+            prepare(symbols)
+            let path = self.path
             var expected = seq
             do {
             try TraceLayout.seqKey(seq).withUnsafeBytes { from in
@@ -79,9 +106,9 @@ public final class Trace {
                         throw LifecycleLogError(.corruptTrace, "expected the event with seq \(expected) next, but the stored keys skip or repeat; the file is damaged",
                                                 path: path, seq: expected)
                     }
-                    let event: Event
+                    let event: Decoded
                     do {
-                        event = try EventCodec.decode(value, symbols: symbols)
+                        event = try decode(value, symbols)
                     } catch var error as LifecycleLogError {
                         error.path = path
                         error.seq = expected

@@ -1,0 +1,213 @@
+/// The replay decoder: reads a stored record (layout 1) straight into a
+/// ``ReplayEvent``, keeping symbol ids as names and skipping, after checking,
+/// what the rules never read (free text, unknown fields). It accepts exactly
+/// the records ``EventCodec/decode(_:symbols:)`` accepts and throws the same
+/// `corruptTrace` for the rest, so replay and export agree on damaged files.
+extension EventCodec {
+    static func decodeForReplay(_ bytes: UnsafeRawBufferPointer, symbols: [String]) throws -> ReplayEvent {
+        let symbolCount = symbols.count
+        var r = ByteReader(bytes)
+        let tagByte = try r.byte()
+        guard let tag = Tag(rawValue: tagByte) else { throw r.corrupt("unknown event tag \(tagByte)") }
+        let t = try readReplayTime(&r)
+        let limit = UInt64(symbolCount)
+        let kind: ReplayEvent.Kind
+        switch tag {
+        case .phase:
+            let phase = phaseCodes[try code(&r, phaseCodes.count)]
+            kind = .phase(phase, window: try optionalName(&r, limit))
+        case .write:
+            let key = try name(&r, limit)
+            let scope = scopeCodes[try code(&r, scopeCodes.count)]
+            kind = .write(key: key, scope: scope, window: try optionalName(&r, limit), base: try version(&r))
+        case .read:
+            let key = try name(&r, limit)
+            let scope = scopeCodes[try code(&r, scopeCodes.count)]
+            kind = .read(key: key, scope: scope, window: try optionalName(&r, limit), version: try version(&r))
+        case .save:
+            let n = try r.varint()
+            var keys: [Name]?
+            if n > 0 {
+                guard n - 1 <= UInt64(r.bytes.count) else { throw r.corrupt("key count out of range") }
+                var list: [Name] = []
+                list.reserveCapacity(Int(n - 1))
+                for _ in 0..<Int(n - 1) { list.append(try name(&r, limit)) }
+                keys = list
+            }
+            let window = try optionalName(&r, limit)
+            _ = try skipText(&r)  // store
+            kind = .save(keys: keys, window: window)
+        case .activity:
+            let activity = try name(&r, limit)
+            let state = stateCodes[try code(&r, stateCodes.count)]
+            kind = .activity(name: activity, state: state, window: try optionalName(&r, limit))
+        case .delegate:
+            _ = try name(&r, limit)  // callback
+            kind = .delegate(window: try optionalName(&r, limit))
+        case .open:
+            let window = try name(&r, limit)
+            let scene = try name(&r, limit)
+            let restoredCode = try r.byte()
+            guard restoredCode <= 2 else { throw r.corrupt("bad restored flag") }
+            let hasValue = try r.byte()
+            guard hasValue <= 1 else { throw r.corrupt("bad value flag") }
+            let value = hasValue == 1 ? try JSONValueCodec.decode(&r, depth: 0) : nil
+            kind = .open(window: window, scene: scene, value: value, restored: restoredCode == 2)
+        case .dismiss:
+            let window = try name(&r, limit)
+            _ = try skipText(&r)  // reason
+            kind = .dismiss(window: window)
+        case .terminate:
+            _ = try skipText(&r)  // reason
+            kind = .terminate
+        case .mark:
+            guard try skipText(&r) else { throw r.corrupt("missing label") }
+            kind = .mark
+        case .unknown:
+            kind = .unknown(name: try name(&r, limit))
+        case .launch:
+            let platform = platformCodes[try code(&r, platformCodes.count)]
+            let sceneCount = try r.count(limit: r.bytes.count)
+            var scenes: [ReplayLaunch.Scene] = []
+            for _ in 0..<sceneCount {
+                let id = try name(&r, limit)
+                let kindName = try name(&r, limit)
+                let presented = try skipText(&r)
+                _ = try skipText(&r)  // title
+                try skipExtras(&r, limit: limit)
+                scenes.append(.init(id: id, kind: SceneKind(rawValue: symbols[Int(kindName)]), hasPresentedType: presented))
+            }
+            let reason = try text(&r)
+            _ = try skipText(&r)  // app
+            let os = try text(&r)
+            let build = try text(&r)
+            kind = .launch(ReplayLaunch(platform: platform, scenes: scenes, isBackgroundLaunch: reason == "background", build: build, os: os))
+        }
+        try skipExtras(&r, limit: limit)
+        guard r.isAtEnd else { throw r.corrupt("\(r.bytes.count - r.offset) unexpected trailing bytes") }
+        return ReplayEvent(t: t, kind: kind)
+    }
+
+
+    @inline(__always)
+    private static func optionalName(_ r: inout ByteReader, _ limit: UInt64) throws -> Name? {
+        let v = try r.varint()
+        if v == 0 { return nil }
+        guard v <= limit else {
+            throw LifecycleLogError(.corruptTrace, "stored event names string #\(v - 1), but the trace has only \(limit); the trace is damaged")
+        }
+        return Name(truncatingIfNeeded: v - 1)
+    }
+
+    @inline(__always)
+    private static func name(_ r: inout ByteReader, _ limit: UInt64) throws -> Name {
+        guard let n = try optionalName(&r, limit) else { throw r.corrupt("missing required name") }
+        return n
+    }
+
+    /// Checks and skips an optional text field; whether it was there.
+    private static func skipText(_ r: inout ByteReader) throws -> Bool {
+        let n = try r.varint()
+        if n == 0 { return false }
+        guard n - 1 <= UInt64(r.bytes.count - r.offset) else { throw r.corrupt("text past the end") }
+        let end = r.offset + Int(n - 1)
+        guard isValidUTF8(UnsafeRawBufferPointer(rebasing: r.bytes[r.offset..<end])) else { throw r.corrupt("invalid UTF-8") }
+        r.offset = end
+        return true
+    }
+
+    private static func text(_ r: inout ByteReader) throws -> String? {
+        let n = try r.varint()
+        if n == 0 { return nil }
+        guard n - 1 <= UInt64(r.bytes.count - r.offset) else { throw r.corrupt("text past the end") }
+        let slice = UnsafeRawBufferPointer(rebasing: r.bytes[r.offset..<(r.offset + Int(n - 1))])
+        let s = String(decoding: slice, as: UTF8.self)
+        guard s.utf8.elementsEqual(slice) else { throw r.corrupt("invalid UTF-8") }
+        r.offset += Int(n - 1)
+        return s
+    }
+
+    /// A required one-byte code into a table of `count` entries, 0-based.
+    @inline(__always)
+    private static func code(_ r: inout ByteReader, _ count: Int) throws -> Int {
+        let c = try r.byte()
+        guard c != 0 else { throw r.corrupt("missing required code") }
+        guard Int(c) <= count else { throw r.corrupt("unknown code \(c)") }
+        return Int(c) - 1
+    }
+
+    @inline(__always)
+    private static func version(_ r: inout ByteReader) throws -> UInt64? {
+        let v = try r.varint()
+        return v == 0 ? nil : v - 1
+    }
+
+    @inline(__always)
+    private static func readReplayTime(_ r: inout ByteReader) throws -> Double {
+        let v = try r.varint()
+        if v & 1 == 0 { return Double(v >> 1) }
+        guard v == 1 else { throw r.corrupt("bad time encoding") }
+        let d = try r.double()
+        guard d.isFinite, d >= 0 else { throw r.corrupt("bad time value") }
+        return d
+    }
+
+    /// Checks and skips the unknown fields of a record.
+    private static func skipExtras(_ r: inout ByteReader, limit: UInt64) throws {
+        let n = try r.count(limit: r.bytes.count)
+        for _ in 0..<n {
+            let nameID = try r.varint()
+            guard nameID > 0 else { throw r.corrupt("missing field name") }
+            guard nameID <= limit else {
+                throw LifecycleLogError(.corruptTrace, "stored event names string #\(nameID - 1), but the trace has only \(limit); the trace is damaged")
+            }
+            try skipValue(&r, depth: 0)
+        }
+    }
+
+    /// Checks and skips one stored ``JSONValue`` without building it.
+    private static func skipValue(_ r: inout ByteReader, depth: Int) throws {
+        guard depth <= JSONParser.maxDepth else { throw r.corrupt("value nested too deeply") }
+        let tag = try r.byte()
+        switch tag {
+        case 0, 1, 2: return
+        case 3: _ = try r.varint()
+        case 4:
+            // Rare (numbers that are not 64-bit integers): checked as decode checks them.
+            guard JSONValueCodec.isNumberLiteral(try r.string()) else { throw r.corrupt("bad number literal") }
+        case 5: try skipString(&r)
+        case 6:
+            let n = try r.count(limit: r.bytes.count - r.offset)
+            for _ in 0..<n { try skipValue(&r, depth: depth + 1) }
+        case 7:
+            let n = try r.count(limit: r.bytes.count - r.offset)
+            for _ in 0..<n {
+                try skipString(&r)
+                try skipValue(&r, depth: depth + 1)
+            }
+        default:
+            throw r.corrupt("unknown value tag \(tag)")
+        }
+    }
+
+    private static func skipString(_ r: inout ByteReader) throws {
+        let declared = try r.varint()
+        guard declared <= UInt64(r.bytes.count - r.offset) else { throw r.corrupt("string of \(declared) bytes runs past the end") }
+        let end = r.offset + Int(declared)
+        guard isValidUTF8(UnsafeRawBufferPointer(rebasing: r.bytes[r.offset..<end])) else { throw r.corrupt("invalid UTF-8") }
+        r.offset = end
+    }
+
+    /// Whether `bytes` are well-formed UTF-8 (as `String(decoding:)` would keep them unchanged).
+    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 { i += 1; continue }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[i...]), as: UTF8.self).utf8
+                .elementsEqual(UnsafeRawBufferPointer(rebasing: bytes[i...]))
+        }
+        return true
+    }
+}
