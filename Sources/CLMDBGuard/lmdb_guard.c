@@ -11,7 +11,8 @@
 #include <signal.h>
 #include <string.h>
 
-static __thread sigjmp_buf *guard_target;
+// initial-exec: a plain thread-pointer load, not a call to __tls_get_addr per guarded call.
+static __thread sigjmp_buf *guard_target __attribute__((tls_model("initial-exec")));
 static struct sigaction previous_segv, previous_bus;
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 
@@ -99,4 +100,32 @@ int lmdb_guard_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat) {
 
 int lmdb_guard_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor) {
     GUARDED(mdb_cursor_open(txn, dbi, cursor), 1)
+}
+
+int lmdb_guard_cursor_batch(MDB_cursor *cursor, MDB_cursor_op first, MDB_val *keys, MDB_val *values,
+                            int capacity, int *count) {
+    pthread_once(&install_once, install);
+    // volatile: read after a fault, so it must live in memory, not a register.
+    volatile int done = 0;
+    sigjmp_buf target;
+    if (sigsetjmp(target, 0) != 0) {
+        guard_target = NULL;
+        recovered();
+        *count = done;
+        return LMDB_GUARD_DAMAGED;
+    }
+    guard_target = &target;
+    int rc = MDB_SUCCESS;
+    MDB_cursor_op op = first;
+    while (done < capacity) {
+        rc = mdb_cursor_get(cursor, &keys[done], &values[done], op);
+        if (rc != MDB_SUCCESS) break;
+        if (!touch(&keys[done]) || !touch(&values[done])) { rc = LMDB_GUARD_DAMAGED; break; }
+        done += 1;
+        op = MDB_NEXT;
+        if (done < capacity) keys[done] = keys[done - 1];
+    }
+    guard_target = NULL;
+    *count = done;
+    return rc;
 }

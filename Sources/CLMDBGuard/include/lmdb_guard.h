@@ -17,4 +17,13 @@ int lmdb_guard_dbi_open(MDB_txn *txn, const char *name, unsigned int flags, MDB_
 int lmdb_guard_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat);
 int lmdb_guard_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor);
 
+/// Reads up to `capacity` entries in one guarded call: the first with `first`
+/// (`MDB_SET_RANGE` from keys[0], `MDB_FIRST` or `MDB_NEXT`), the rest with
+/// `MDB_NEXT`. `*count` is how many were read and touched, all valid even when
+/// the call returns an error. Returns `MDB_SUCCESS` when `capacity` entries
+/// were read, `MDB_NOTFOUND` at the end of the database, `LMDB_GUARD_DAMAGED`
+/// or liblmdb's error for the entry after the `*count` good ones.
+int lmdb_guard_cursor_batch(MDB_cursor *cursor, MDB_cursor_op first, MDB_val *keys, MDB_val *values,
+                            int capacity, int *count);
+
 #endif

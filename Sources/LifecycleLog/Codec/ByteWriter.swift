@@ -52,10 +52,21 @@ struct ByteReader: ~Copyable {
 
     @inline(__always)
     mutating func varint() throws -> UInt64 {
-        // Most varints of a record are one byte: symbol ids, small versions.
-        if offset < bytes.count, bytes[offset] < 0x80 {
-            defer { offset += 1 }
-            return UInt64(bytes[offset])
+        // Most varints of a record are one byte (symbol ids, small versions) and
+        // the rest are short (times); the full checks are for the rare long ones.
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        var i = offset
+        let end = Swift.min(bytes.count, offset + 8)
+        while i < end {
+            let b = bytes[i]
+            result |= UInt64(b & 0x7F) << shift
+            i += 1
+            if b < 0x80 {
+                offset = i
+                return result
+            }
+            shift += 7
         }
         return try longVarint()
     }
@@ -76,6 +87,7 @@ struct ByteReader: ~Copyable {
     }
 
     /// A varint that must fit in `Int` and be at most `limit`.
+    @inline(__always)
     mutating func count(limit: Int) throws -> Int {
         let v = try varint()
         guard v <= UInt64(limit) else { throw corrupt("count \(v) out of range") }

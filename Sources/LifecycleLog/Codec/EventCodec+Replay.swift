@@ -1,29 +1,29 @@
 /// The replay decoder: reads a stored record (layout 1) straight into a
-/// ``ReplayEvent``, keeping symbol ids as names and skipping, after checking,
+/// ``ReplayEvent`` (its ``ReplayExtra``, if any, appended to `extras`), keeping symbol ids as names and skipping, after checking,
 /// what the rules never read (free text, unknown fields). It accepts exactly
 /// the records ``EventCodec/decode(_:symbols:)`` accepts and throws the same
 /// `corruptTrace` for the rest, so replay and export agree on damaged files.
 extension EventCodec {
-    static func decodeForReplay(_ bytes: UnsafeRawBufferPointer, symbols: [String]) throws -> ReplayEvent {
+    static func decodeForReplay(_ bytes: UnsafeRawBufferPointer, symbols: [String], extras: inout [ReplayExtra]) throws -> ReplayEvent {
         let symbolCount = symbols.count
         var r = ByteReader(bytes)
         let tagByte = try r.byte()
         guard let tag = Tag(rawValue: tagByte) else { throw r.corrupt("unknown event tag \(tagByte)") }
         let t = try readReplayTime(&r)
         let limit = UInt64(symbolCount)
-        let kind: ReplayEvent.Kind
+        var e = ReplayEvent(t: t, kind: ReplayEvent.Kind(rawValue: tag.rawValue) ?? .unknown)
         switch tag {
         case .phase:
-            let phase = phaseCodes[try code(&r, phaseCodes.count)]
-            kind = .phase(phase, window: try optionalName(&r, limit))
-        case .write:
-            let key = try name(&r, limit)
-            let scope = scopeCodes[try code(&r, scopeCodes.count)]
-            kind = .write(key: key, scope: scope, window: try optionalName(&r, limit), base: try version(&r))
-        case .read:
-            let key = try name(&r, limit)
-            let scope = scopeCodes[try code(&r, scopeCodes.count)]
-            kind = .read(key: key, scope: scope, window: try optionalName(&r, limit), version: try version(&r))
+            e.code = try code(&r, 3)
+            e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
+        case .write, .read:
+            e.name = try name(&r, limit)
+            e.code = try code(&r, 3)
+            e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
+            if let v = try version(&r) {
+                e.hasVersion = true
+                e.version = v
+            }
         case .save:
             let n = try r.varint()
             var keys: [Name]?
@@ -34,39 +34,36 @@ extension EventCodec {
                 for _ in 0..<Int(n - 1) { list.append(try name(&r, limit)) }
                 keys = list
             }
-            let window = try optionalName(&r, limit)
+            e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
             _ = try skipText(&r)  // store
-            kind = .save(keys: keys, window: window)
+            if let keys { e.attach(ReplayExtra(keys: keys), to: &extras) }
         case .activity:
-            let activity = try name(&r, limit)
-            let state = stateCodes[try code(&r, stateCodes.count)]
-            kind = .activity(name: activity, state: state, window: try optionalName(&r, limit))
+            e.name = try name(&r, limit)
+            e.code = try code(&r, 2)
+            e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
         case .delegate:
             _ = try name(&r, limit)  // callback
-            kind = .delegate(window: try optionalName(&r, limit))
+            e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
         case .open:
-            let window = try name(&r, limit)
-            let scene = try name(&r, limit)
+            e.window = try name(&r, limit)
+            e.name = try name(&r, limit)
             let restoredCode = try r.byte()
             guard restoredCode <= 2 else { throw r.corrupt("bad restored flag") }
+            e.code = restoredCode == 2 ? 1 : 0
             let hasValue = try r.byte()
             guard hasValue <= 1 else { throw r.corrupt("bad value flag") }
-            let value = hasValue == 1 ? try JSONValueCodec.decode(&r, depth: 0) : nil
-            kind = .open(window: window, scene: scene, value: value, restored: restoredCode == 2)
+            if hasValue == 1 { e.attach(ReplayExtra(value: try JSONValueCodec.decode(&r, depth: 0)), to: &extras) }
         case .dismiss:
-            let window = try name(&r, limit)
+            e.window = try name(&r, limit)
             _ = try skipText(&r)  // reason
-            kind = .dismiss(window: window)
         case .terminate:
             _ = try skipText(&r)  // reason
-            kind = .terminate
         case .mark:
             guard try skipText(&r) else { throw r.corrupt("missing label") }
-            kind = .mark
         case .unknown:
-            kind = .unknown(name: try name(&r, limit))
+            e.name = try name(&r, limit)
         case .launch:
-            let platform = platformCodes[try code(&r, platformCodes.count)]
+            let platform = platformCodes[Int(try code(&r, UInt8(platformCodes.count)))]
             let sceneCount = try r.count(limit: r.bytes.count)
             var scenes: [ReplayLaunch.Scene] = []
             for _ in 0..<sceneCount {
@@ -81,11 +78,11 @@ extension EventCodec {
             _ = try skipText(&r)  // app
             let os = try text(&r)
             let build = try text(&r)
-            kind = .launch(ReplayLaunch(platform: platform, scenes: scenes, isBackgroundLaunch: reason == "background", build: build, os: os))
+            e.attach(ReplayExtra(launch: ReplayLaunch(platform: platform, scenes: scenes, isBackgroundLaunch: reason == "background", build: build, os: os)), to: &extras)
         }
         try skipExtras(&r, limit: limit)
         guard r.isAtEnd else { throw r.corrupt("\(r.bytes.count - r.offset) unexpected trailing bytes") }
-        return ReplayEvent(t: t, kind: kind)
+        return e
     }
 
 
@@ -129,11 +126,11 @@ extension EventCodec {
 
     /// A required one-byte code into a table of `count` entries, 0-based.
     @inline(__always)
-    private static func code(_ r: inout ByteReader, _ count: Int) throws -> Int {
+    private static func code(_ r: inout ByteReader, _ count: UInt8) throws -> UInt8 {
         let c = try r.byte()
         guard c != 0 else { throw r.corrupt("missing required code") }
-        guard Int(c) <= count else { throw r.corrupt("unknown code \(c)") }
-        return Int(c) - 1
+        guard c <= count else { throw r.corrupt("unknown code \(c)") }
+        return c - 1
     }
 
     @inline(__always)
@@ -153,7 +150,17 @@ extension EventCodec {
     }
 
     /// Checks and skips the unknown fields of a record.
+    @inline(__always)
     private static func skipExtras(_ r: inout ByteReader, limit: UInt64) throws {
+        // Nearly every record has none: one zero byte.
+        if r.offset < r.bytes.count, r.bytes[r.offset] == 0 {
+            r.offset += 1
+            return
+        }
+        try skipSomeExtras(&r, limit: limit)
+    }
+
+    private static func skipSomeExtras(_ r: inout ByteReader, limit: UInt64) throws {
         let n = try r.count(limit: r.bytes.count)
         for _ in 0..<n {
             let nameID = try r.varint()

@@ -2,6 +2,7 @@
 /// lost updates and lost scene storage they reveal.
 extension LifecycleReducer {
     /// What `window` (or the app, with none) has last seen of shared key `index`.
+    @inline(__always)
     private func lastSeen(_ index: Int, by window: Int?) -> Seen {
         if let window { return openWindows[window].seen.seen(index) }
         // `!`: keys are only touched inside a run.
@@ -101,7 +102,7 @@ extension LifecycleReducer {
             openWindows[index].pendingBackground?.keys = pending.keys.filter { !covered($0.name) }
         }
         if savedAny {
-            restoration[openWindows[index].restorationIdentity] = openWindows[index].sceneKeys.mapValues(\.saved)
+            restorations[openWindows[index].restorationSlot].setSavedVersions(of: openWindows[index].sceneKeys)
         }
     }
 

@@ -2,6 +2,7 @@
 /// the aggregate app phase, and what changing them sets off.
 extension LifecycleReducer {
     /// The phase of `window`: its own, or the app-level phase while it has had none.
+    @inline(__always)
     func phase(of window: OpenWindow) -> ScenePhase {
         window.ownPhase ?? (hasRun ? run.appLevelPhase : .inactive)
     }
@@ -9,52 +10,74 @@ extension LifecycleReducer {
     /// The aggregate app phase (Apple's `ScenePhase` rule): `active` if any
     /// window is, else `inactive` if any is, else `background`; with no
     /// window open, the app-level phase.
+    // Always inlined, like every small reader the hot path calls: a call would
+    // pass a copy of the whole reducer as `self`.
+    @inline(__always)
     var appPhase: ScenePhase {
         let appLevel = hasRun ? run.appLevelPhase : .background
         guard !openWindows.isEmpty else { return appLevel }
-        var sawInactive = false
-        for i in openWindows.indices {
-            switch openWindows[i].ownPhase ?? appLevel {
-            case .active: return .active
-            case .inactive: sawInactive = true
-            case .background: break
-            }
-        }
-        return sawInactive ? .inactive : .background
+        // From the counts of windows per own phase, kept by setOwnPhase(_:of:).
+        let followers = openWindows.count - ownPhaseCounts.active - ownPhaseCounts.inactive - ownPhaseCounts.background
+        if ownPhaseCounts.active > 0 || (followers > 0 && appLevel == .active) { return .active }
+        if ownPhaseCounts.inactive > 0 || (followers > 0 && appLevel == .inactive) { return .inactive }
+        return .background
     }
 
-    /// Notes every window's phase before an event that may change phases
-    /// (in ``OpenWindow/phaseBefore``) and returns the app phase.
-    mutating func notePhasesBefore() -> ScenePhase {
-        let appLevel = run.appLevelPhase
-        for i in openWindows.indices { openWindows[i].phaseBefore = openWindows[i].ownPhase ?? appLevel }
-        return appPhase
+    /// Sets a window's own phase, keeping ``ownPhaseCounts``.
+    mutating func setOwnPhase(_ phase: ScenePhase?, of index: Int) {
+        ownPhaseCounts.add(openWindows[index].ownPhase, -1)
+        openWindows[index].ownPhase = phase
+        ownPhaseCounts.add(phase, 1)
+    }
+
+    /// A window whose phase changed from `from` to `to` crosses into or out
+    /// of the background: noted in `crossed` for ``phasesChanged(seq:t:appBefore:crossed:)``.
+    @inline(__always)
+    private func noteCrossing(_ index: Int, from: ScenePhase, to: ScenePhase, _ crossed: inout [(id: Name, intoBackground: Bool)]) {
+        if from != .background && to == .background {
+            crossed.append((openWindows[index].id, true))
+        } else if from == .background && to != .background && openWindows[index].pendingBackground != nil {
+            crossed.append((openWindows[index].id, false))
+        }
     }
 
     mutating func applyPhase(seq: UInt64, t: Double, _ newPhase: ScenePhase, window index: Int?) {
         guard hasRun else { return }
         let appLevelBefore = run.appLevelPhase
-        let appBefore = notePhasesBefore()
+        let appBefore = appPhase
+        // Only the phases this event changes can cross: one window's own, or
+        // the app-level phase of every window without one of its own.
+        var crossed: [(id: Name, intoBackground: Bool)] = []
         if let index {
-            let from = phase(of: openWindows[index])
-            if from != newPhase { checkPhaseSkip(seq: seq, from: from, to: newPhase, subject: { "window \($0.names[$0.openWindows[index].id])" }) }
-            openWindows[index].ownPhase = newPhase
+            let from = openWindows[index].ownPhase ?? appLevelBefore
+            if Self.skipsInactive(from, newPhase) { reportPhaseSkip(seq: seq, from: from, to: newPhase, subject: "window \(names[openWindows[index].id])") }
+            setOwnPhase(newPhase, of: index)
+            noteCrossing(index, from: from, to: newPhase, &crossed)
         } else {
-            if appLevelBefore != newPhase { checkPhaseSkip(seq: seq, from: appLevelBefore, to: newPhase, subject: { _ in "the app-level phase" }) }
+            if Self.skipsInactive(appLevelBefore, newPhase) { reportPhaseSkip(seq: seq, from: appLevelBefore, to: newPhase, subject: "the app-level phase") }
             checkAppPhaseAgreement(seq: seq, newPhase)
             run.appLevelPhase = newPhase
             run.lastAppLevelPhaseSeq = seq
+            if appLevelBefore != newPhase {
+                for i in openWindows.indices where openWindows[i].ownPhase == nil {
+                    noteCrossing(i, from: appLevelBefore, to: newPhase, &crossed)
+                }
+            }
         }
-        phasesChanged(seq: seq, t: t, appBefore: appBefore, byPhaseEvent: true)
+        phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: crossed)
     }
 
-    private mutating func checkPhaseSkip(seq: UInt64, from: ScenePhase, to: ScenePhase, subject: (Self) -> String) {
+    /// Whether going from `from` to `to` skips `inactive` (which UIKit never does; AppKit may).
+    @inline(__always)
+    static func skipsInactive(_ from: ScenePhase, _ to: ScenePhase) -> Bool {
+        (from == .background && to == .active) || (from == .active && to == .background)
+    }
+
+    private mutating func reportPhaseSkip(seq: UInt64, from: ScenePhase, to: ScenePhase, subject: String) {
         let platform = run.platform
         guard hasRun, platform != .macOS else { return }
-        let skipped = (from == .background && to == .active) || (from == .active && to == .background)
-        guard skipped else { return }
         report(.phaseSkip, at: seq, related: [],
-               "On \(platform.rawValue), \(subject(self)) went straight from \(from.rawValue) to \(to.rawValue) without inactive between; UIKit's scene life cycle always passes through foreground-inactive. If the recorder missed the inactive change, observe scenePhase in every window's root view; if the trace is hand-written, add the inactive step.")
+               "On \(platform.rawValue), \(subject) went straight from \(from.rawValue) to \(to.rawValue) without inactive between; UIKit's scene life cycle always passes through foreground-inactive. If the recorder missed the inactive change, observe scenePhase in every window's root view; if the trace is hand-written, add the inactive step.")
     }
 
     private mutating func checkAppPhaseAgreement(seq: UInt64, _ newPhase: ScenePhase) {
@@ -71,40 +94,41 @@ extension LifecycleReducer {
                "The app-level phase became \(newPhase.rawValue), but the windows with phases of their own add up to \(aggregate.rawValue). The App's scenePhase is the aggregate of its scenes; record the App's onChange(of: scenePhase) and each window's from the same source, in the order they happen.")
     }
 
-    /// Compares the phases after an event with those noted before it
-    /// (``notePhasesBefore()``) and applies what the changes set off:
-    /// background saves pending or decided, activities left running in the
+    /// Applies what an event's phase changes set off: background saves
+    /// pending or decided for the windows that `crossed` into or out of the
+    /// background, the same for the app, activities left running in the
     /// background, and the first time the app became active.
-    mutating func phasesChanged(seq: UInt64, t: Double, appBefore: ScenePhase, byPhaseEvent: Bool) {
+    @inline(__always)
+    mutating func phasesChanged(seq: UInt64, t: Double, appBefore: ScenePhase, crossed: [(id: Name, intoBackground: Bool)]) {
         guard hasRun else { return }
-        let appLevel = run.appLevelPhase
-        var crossed: [(id: Name, intoBackground: Bool)] = []
-        for i in openWindows.indices {
-            guard let old = openWindows[i].phaseBefore else { continue }  // opened by this event
-            let new = openWindows[i].ownPhase ?? appLevel
-            if old != .background && new == .background && byPhaseEvent {
-                crossed.append((openWindows[i].id, true))
-            } else if old == .background && new != .background && openWindows[i].pendingBackground != nil {
-                crossed.append((openWindows[i].id, false))
-            }
-        }
+        // Most events change nothing that matters here: no window crossed, the
+        // app phase stayed, and the app has been active before.
+        let newApp = appPhase
+        if crossed.isEmpty && newApp == appBefore && (newApp != .active || run.everActive) { return }
+        phasesCrossed(seq: seq, t: t, appBefore: appBefore, newApp: newApp, crossed: crossed)
+    }
+
+    private mutating func phasesCrossed(seq: UInt64, t: Double, appBefore: ScenePhase, newApp: ScenePhase, crossed: [(id: Name, intoBackground: Bool)]) {
         var running: [String] = []  // activities left running in the background by this event
         var runningSince: [UInt64] = []
         if !crossed.isEmpty {
-            crossed.sort { names.precedes($0.id, $1.id) }
-            for (id, intoBackground) in crossed {
+            var ordered = crossed
+            if ordered.count > 1 {
+                let names = self.names  // the closure captures the names, not the whole reducer
+                ordered.sort { names.precedes($0.id, $1.id) }
+            }
+            for (id, intoBackground) in ordered {
                 // `!`: the ids were just read from openWindows.
                 let index = windowIndex(id)!
                 if intoBackground {
-                    let window = openWindows[index]
                     var unsaved = Set<KeyRef>()
-                    for (i, name) in window.sceneKeys.keys.enumerated() where window.sceneKeys.values[i].isDirty {
-                        unsaved.insert(window.sceneKeyRef(name))
+                    for (i, name) in openWindows[index].sceneKeys.keys.enumerated() where openWindows[index].sceneKeys.values[i].isDirty {
+                        unsaved.insert(openWindows[index].sceneKeyRef(name))
                     }
                     if !unsaved.isEmpty { openWindows[index].pendingBackground = PendingSave(seq: seq, keys: unsaved) }
-                    if !window.activities.isEmpty {
-                        running.append("window \(names[id])'s \(quotedList(window.activities.keys))")
-                        runningSince += window.activities.values
+                    if !openWindows[index].activities.isEmpty {
+                        running.append("window \(names[id])'s \(quotedList(openWindows[index].activities.keys))")
+                        runningSince += openWindows[index].activities.values
                     }
                 } else if let pending = openWindows[index].pendingBackground {
                     openWindows[index].pendingBackground = nil
@@ -112,7 +136,6 @@ extension LifecycleReducer {
                 }
             }
         }
-        let newApp = appPhase
         if appBefore != .background && newApp == .background {
             let unsaved = dirtyKeys().filter { $0.scope != .scene }
             if !unsaved.isEmpty { run.pendingApp = PendingSave(seq: seq, keys: unsaved) }

@@ -31,8 +31,8 @@ extension LifecycleReducer {
     }
 
     private mutating func checkSupportedScenes(seq: UInt64, _ launch: ReplayLaunch) {
+        guard launch.scenes.contains(where: { !Self.platform(launch.platform, supports: $0.kind) }) else { return }
         let unsupported = launch.scenes.filter { !Self.platform(launch.platform, supports: $0.kind) }
-        guard !unsupported.isEmpty else { return }
         let shown = unsupported.map { "\($0.kind.rawValue) \"\(names[$0.id])\"" }.joined(separator: ", ")
         report(.unsupportedScene, at: seq, related: [],
                "The launch on \(launch.platform.rawValue) declares \(shown), which \(launch.platform.rawValue) does not have. Wrap the scene in #if os(…) so that it is declared only where it exists.")
@@ -52,7 +52,8 @@ extension LifecycleReducer {
     /// the next `launch` (the process was killed).
     mutating func endRun(at seq: UInt64, nextLaunch: (seq: UInt64, t: Double, launch: ReplayLaunch)?) {
         guard hasRun else { return }
-        let ended = run
+        let ended = (number: run.number, launchSeq: run.launchSeq, launchT: run.launchT, lastSeq: run.lastSeq, build: run.build, os: run.os,
+                     isBackgroundLaunch: run.isBackgroundLaunch, everActive: run.everActive)
         resolvePendingSaves()
         var unsaved: [KeyRef] = []
         if dirtyCount > 0 {

@@ -32,40 +32,57 @@ extension LifecycleReducer {
                        "Window \"\(names[id])\" of scene \"\(names[scene])\" opens while window \"\(names[other.id])\" (opened at seq \(other.openSeq)) of the same scene\(singleInstance ? "" : " and value \(canonical ?? "")") is still open. \(fix)")
             }
         }
-        let appBefore = notePhasesBefore()
-        let identity = RestorationIdentity(scene: scene, canonicalValue: canonical, window: canonical == nil ? id : nil)
+        let appBefore = appPhase
+        var number: UInt32?
+        if let canonical { number = valueNumber(canonical) }
+        let identity = RestorationIdentity(scene: scene, valueNumber: number, window: id)
         var window = OpenWindow(instance: takeInstance(), id: id, scene: scene, canonicalValue: canonical,
-                                restored: restored, ownPhase: nil, phaseBefore: nil, openSeq: seq,
-                                seen: SeenVersions(atStart: sharedVersions, startSeq: seq), restorationIdentity: identity)
-        if restored, let saved = restoration[identity] {
+                                restored: restored, ownPhase: nil, openSeq: seq,
+                                seen: SeenVersions(atStart: sharedVersions, startSeq: seq), restorationSlot: restorationSlot(identity))
+        if restored {
+            let saved = restorations[window.restorationSlot]
             window.restoredFrom = saved
             window.sceneKeys = saved.mapValues { KeyState(saved: $0) }
-        }
-        if restored || restoration[identity] != nil {
-            restoration[identity] = restored ? window.restoredFrom : NameMap()
+        } else if !restorations[window.restorationSlot].isEmpty {
+            restorations[window.restorationSlot] = NameMap()  // a fresh window: nothing to inherit from it until it saves
         }
         addWindow(window)
-        phasesChanged(seq: seq, t: t, appBefore: appBefore, byPhaseEvent: false)
+        phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: [])
+    }
+
+    /// The number of a canonical window value, made when new.
+    private mutating func valueNumber(_ canonical: String) -> UInt32 {
+        if let number = valueNumbers[canonical] { return number }
+        let number = UInt32(valueNumbers.count)
+        valueNumbers[canonical] = number
+        return number
+    }
+
+    /// The slot in ``restorations`` of `identity`, made when new.
+    private mutating func restorationSlot(_ identity: RestorationIdentity) -> Int {
+        if let slot = restorationSlots[identity] { return slot }
+        restorationSlots[identity] = restorations.count
+        restorations.append(NameMap())
+        return restorations.count - 1
     }
 
     mutating func applyDismiss(seq: UInt64, t: Double, index: Int) {
-        let window = openWindows[index]
-        let appBefore = notePhasesBefore()
+        let appBefore = appPhase
         var unsaved: [KeyRef] = []
-        for (i, name) in window.sceneKeys.keys.enumerated() where window.sceneKeys.values[i].isDirty {
-            unsaved.append(window.sceneKeyRef(name))
+        for (i, name) in openWindows[index].sceneKeys.keys.enumerated() where openWindows[index].sceneKeys.values[i].isDirty {
+            unsaved.append(openWindows[index].sceneKeyRef(name))
         }
         if !unsaved.isEmpty {
             unsaved = ordered(unsaved)
             report(.unsavedDismiss, at: seq, related: lastWriteSeqs(unsaved),
-                   "Window \(names[window.id]) was dismissed with unsaved \(list(unsaved)). Save a window's state in onDisappear (or when its scene phase becomes .inactive), before SwiftUI discards the scene.")
+                   "Window \(names[openWindows[index].id]) was dismissed with unsaved \(list(unsaved)). Save a window's state in onDisappear (or when its scene phase becomes .inactive), before SwiftUI discards the scene.")
         }
-        if let pending = window.pendingBackground {
+        if let pending = openWindows[index].pendingBackground {
             openWindows[index].pendingBackground = nil
             recordMissedSave(pending)
         }
         dirtyCount -= unsaved.count
         removeWindow(at: index)
-        phasesChanged(seq: seq, t: t, appBefore: appBefore, byPhaseEvent: false)
+        phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: [])
     }
 }

@@ -26,6 +26,8 @@ public struct LifecycleReducer: Sendable {
     var run = RunState.none
     /// Open windows, densely, in no particular order (sort before anything is reported).
     var openWindows: [OpenWindow] = []
+    /// How many open windows have each phase of their own (the rest follow the app-level phase).
+    var ownPhaseCounts = PhaseCounts()
     /// For each window id (a ``Name``), its position in ``openWindows``, or -1.
     var windowSlots: [Int32] = []
     /// Every `app` and `shared` key ever touched, densely.
@@ -36,7 +38,13 @@ public struct LifecycleReducer: Sendable {
     var sharedSlots: [Int32] = []
     /// How many keys of the running process have unsaved changes.
     var dirtyCount = 0
-    var restoration: [RestorationIdentity: NameMap<UInt64>] = [:]
+    /// For each restoration identity, its position in ``restorations``.
+    var restorationSlots: [RestorationIdentity: Int] = [:]
+    /// A number for each distinct canonical window value, for ``RestorationIdentity``.
+    var valueNumbers: [String: UInt32] = [:]
+    /// The saved scene-key versions a later `restored: true` window of each
+    /// identity inherits. Windows keep their slot, so a save updates it in place.
+    var restorations: [NameMap<UInt64>] = []
     var nextInstance = 1
     var unknownKinds: Set<Name> = []
     var exposure: ExposureStretch?
@@ -65,23 +73,26 @@ public struct LifecycleReducer: Sendable {
 
     /// Applies one event. Events must come in seq order, each once.
     public mutating func apply(seq: UInt64, _ event: Event) {
-        apply(seq: seq, ReplayEvent(event, names: &names))
+        var extra: ReplayExtra?
+        let replayEvent = ReplayEvent(event, names: &names, extra: &extra)
+        apply(seq: seq, replayEvent, extra: extra)
     }
 
     /// Applies one event whose names are already this reducer's (see ``NameTable/adopt(_:)``).
-    mutating func apply(seq: UInt64, _ event: ReplayEvent) {
+    mutating func apply(seq: UInt64, _ event: ReplayEvent, extra: ReplayExtra?) {
         eventCount += 1
         lastSeq = seq
         switch event.kind {
-        case .unknown(let name):
-            if unknownKinds.insert(name).inserted {
+        case .unknown:
+            if unknownKinds.insert(event.name).inserted {
                 report(.unknownEvent, at: seq, related: [],
-                       "Event kind \"\(names[name])\" is not known to this version; it is kept and exported but not interpreted. Check the spelling, or update LifecycleLog if it is a newer kind.")
+                       "Event kind \"\(names[event.name])\" is not known to this version; it is kept and exported but not interpreted. Check the spelling, or update LifecycleLog if it is a newer kind.")
             }
         case .mark:
             break
-        case .launch(let launch):
-            applyLaunch(seq: seq, t: event.t, launch)
+        case .launch:
+            // `!`: every launch carries its fields (the decoder and the conversion from Event both set them).
+            applyLaunch(seq: seq, t: event.t, extra!.launch!)
         default:
             guard isRunning else {
                 let after = run.terminateSeq
@@ -92,7 +103,7 @@ public struct LifecycleReducer: Sendable {
                 return
             }
             run.lastSeq = seq
-            applyInRun(seq: seq, event)
+            applyInRun(seq: seq, event, extra: extra)
         }
         if configuration.explore { trackExposure(seq: seq) }
         if !unsettled.isEmpty || !missedSaves.isEmpty { settle(below: watermark(after: seq)) }
@@ -100,6 +111,7 @@ public struct LifecycleReducer: Sendable {
 
     /// The lowest seq a finding may still be anchored at after event `seq`:
     /// an undecided background save, an open exposure stretch, or the next event.
+    @inline(__always)
     func watermark(after seq: UInt64) -> UInt64 {
         var mark = seq + 1
         if let pending = run.pendingApp { mark = min(mark, pending.seq) }
@@ -129,64 +141,41 @@ public struct LifecycleReducer: Sendable {
         settled.append(contentsOf: final)
     }
 
-    private mutating func applyInRun(seq: UInt64, _ event: ReplayEvent) {
+    private mutating func applyInRun(seq: UInt64, _ event: ReplayEvent, extra: ReplayExtra?) {
+        // The window the event names, if any, must be open (or the event has no effect).
+        var index: Int?
+        if event.window != ReplayEvent.noWindow && event.kind != .open {
+            index = windowIndex(event.window)
+            if index == nil {
+                report(.unknownWindow, at: seq, related: [],
+                       "The \(event.kindName(names)) event names window \"\(names[event.window])\", which is not open in this run, so it has no effect. Record an open for the window first, and stop sending events for a window after its dismiss.")
+                return
+            }
+        }
         switch event.kind {
         case .terminate:
             run.terminateSeq = seq
             endRun(at: seq, nextLaunch: nil)
-        case .open(let window, let scene, let value, let restored):
-            applyOpen(seq: seq, t: event.t, window: window, scene: scene, value: value, restored: restored)
-        case .dismiss(let window):
-            guard let index = requireOpen(window, seq: seq, event: event) else { return }
-            applyDismiss(seq: seq, t: event.t, index: index)
-        case .phase(let phase, let window):
-            var index: Int?
-            if let window {
-                guard let i = requireOpen(window, seq: seq, event: event) else { return }
-                index = i
-            }
-            applyPhase(seq: seq, t: event.t, phase, window: index)
-        case .delegate(let window):
-            if let window { _ = requireOpen(window, seq: seq, event: event) }
-        case .write(let key, let scope, let window, let base):
-            var index: Int?
-            if let window {
-                guard let i = requireOpen(window, seq: seq, event: event) else { return }
-                index = i
-            }
-            applyWrite(seq: seq, key: key, scope: scope, window: index, base: base)
-        case .read(let key, let scope, let window, let version):
-            var index: Int?
-            if let window {
-                guard let i = requireOpen(window, seq: seq, event: event) else { return }
-                index = i
-            }
-            applyRead(seq: seq, key: key, scope: scope, window: index, version: version)
-        case .save(let keys, let window):
-            var index: Int?
-            if let window {
-                guard let i = requireOpen(window, seq: seq, event: event) else { return }
-                index = i
-            }
-            applySave(keys: keys, window: index)
-        case .activity(let name, let state, let window):
-            var index: Int?
-            if let window {
-                guard let i = requireOpen(window, seq: seq, event: event) else { return }
-                index = i
-            }
-            applyActivity(seq: seq, name: name, state: state, window: index)
+        case .open:
+            applyOpen(seq: seq, t: event.t, window: event.window, scene: event.name, value: extra?.value, restored: event.code == 1)
+        case .dismiss:
+            // `!`: a dismiss always names a window, checked open above.
+            applyDismiss(seq: seq, t: event.t, index: index!)
+        case .phase:
+            applyPhase(seq: seq, t: event.t, event.phase, window: index)
+        case .delegate:
+            break
+        case .write:
+            applyWrite(seq: seq, key: event.name, scope: event.scope, window: index, base: event.versionValue)
+        case .read:
+            applyRead(seq: seq, key: event.name, scope: event.scope, window: index, version: event.versionValue)
+        case .save:
+            applySave(keys: extra?.keys, window: index)
+        case .activity:
+            applyActivity(seq: seq, name: event.name, state: event.activityState, window: index)
         case .launch, .mark, .unknown:
             break  // handled in apply(seq:_:)
         }
-    }
-
-    /// The position of `window` in ``openWindows``; reports `unknown-window` when it is not open in this run.
-    private mutating func requireOpen(_ window: Name, seq: UInt64, event: ReplayEvent) -> Int? {
-        if let index = windowIndex(window) { return index }
-        report(.unknownWindow, at: seq, related: [],
-               "The \(event.kindName(names)) event names window \"\(names[window])\", which is not open in this run, so it has no effect. Record an open for the window first, and stop sending events for a window after its dismiss.")
-        return nil
     }
 
     /// Ends the trace: state sent to the background and never saved becomes
@@ -215,9 +204,11 @@ public struct LifecycleReducer: Sendable {
     // MARK: Windows and keys by name
 
     /// Whether a run has started.
+    @inline(__always)
     var hasRun: Bool { run.number > 0 }
 
     /// Whether a process is running: launched and not terminated.
+    @inline(__always)
     var isRunning: Bool { run.number > 0 && run.terminateSeq == nil }
 
     /// The position in ``openWindows`` of the open window `id`.
@@ -229,14 +220,16 @@ public struct LifecycleReducer: Sendable {
         return slot >= 0 ? Int(slot) : nil
     }
 
-    mutating func addWindow(_ window: OpenWindow) {
+    mutating func addWindow(_ window: consuming OpenWindow) {
         let i = Int(window.id)
         if i >= windowSlots.count { windowSlots.append(contentsOf: repeatElement(-1, count: i + 1 - windowSlots.count)) }
         windowSlots[i] = Int32(openWindows.count)
+        ownPhaseCounts.add(window.ownPhase, 1)
         openWindows.append(window)
     }
 
     mutating func removeWindow(at index: Int) {
+        ownPhaseCounts.add(openWindows[index].ownPhase, -1)
         windowSlots[Int(openWindows[index].id)] = -1
         let last = openWindows.count - 1
         if index != last {
@@ -248,6 +241,7 @@ public struct LifecycleReducer: Sendable {
 
     mutating func removeAllWindows() {
         for i in openWindows.indices { windowSlots[Int(openWindows[i].id)] = -1 }
+        ownPhaseCounts = PhaseCounts()
         openWindows.removeAll(keepingCapacity: true)
     }
 

@@ -89,6 +89,16 @@ struct NameMap<Value> {
     @inline(__always)
     mutating func update<R>(at i: Int, _ body: (inout Value) -> R) -> R { body(&values[i]) }
 
+    /// Makes this map `other`'s keys with their saved versions, reusing this map's storage where it can.
+    mutating func setSavedVersions(of other: NameMap<KeyState>) where Value == UInt64 {
+        if keys != other.keys { keys = other.keys }
+        if values.count == other.values.count {
+            for i in values.indices { values[i] = other.values[i].saved }
+        } else {
+            values = other.values.map(\.saved)
+        }
+    }
+
     func mapValues<T>(_ transform: (Value) -> T) -> NameMap<T> {
         var result = NameMap<T>()
         result.keys = keys

@@ -123,10 +123,14 @@ struct PendingSave {
 
 /// The identity a later `restored: true` window of the same scene finds an
 /// earlier one by: scene and value, or scene and window id with no value.
+/// Packed in one number: the scene, then the value (by its number in
+/// ``LifecycleReducer/valueNumbers``) or the window id, and which of the two.
 struct RestorationIdentity: Hashable {
-    var scene: Name
-    var canonicalValue: String?
-    var window: Name?
+    var bits: UInt64
+
+    init(scene: Name, valueNumber: UInt32?, window: Name) {
+        bits = UInt64(scene) << 32 | UInt64(valueNumber.map { $0 << 1 | 1 } ?? window << 1)
+    }
 }
 
 /// One open window.
@@ -137,8 +141,6 @@ struct OpenWindow {
     var canonicalValue: String?
     var restored: Bool
     var ownPhase: ScenePhase?
-    /// Its phase before the event being applied (nil: opened by it).
-    var phaseBefore: ScenePhase?
     var openSeq: UInt64
     var seen: SeenVersions
     var sceneKeys = NameMap<KeyState>()
@@ -147,9 +149,26 @@ struct OpenWindow {
     /// Running activities, by name, with the seq that started them.
     var activities = NameMap<UInt64>()
     var pendingBackground: PendingSave?
-    var restorationIdentity: RestorationIdentity
+    /// Its position in ``LifecycleReducer/restorations`` (found once, at open).
+    var restorationSlot: Int
 
     func sceneKeyRef(_ name: Name) -> KeyRef { KeyRef(scope: .scene, name: name, instance: instance, window: id) }
+}
+
+/// How many open windows have each phase of their own.
+struct PhaseCounts: Hashable {
+    var active = 0
+    var inactive = 0
+    var background = 0
+
+    mutating func add(_ phase: ScenePhase?, _ n: Int) {
+        switch phase {
+        case .active?: active += n
+        case .inactive?: inactive += n
+        case .background?: background += n
+        case nil: break
+        }
+    }
 }
 
 /// A declared scene, as the rules need it.

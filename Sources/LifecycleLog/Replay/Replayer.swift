@@ -95,9 +95,15 @@ public enum Replayer {
                 return true
             }
         } else {
-            try Trace(path: path).replay(into: &reducer) { reducer, seq in
-                if !reducer.settled.isEmpty { try hand(reducer.takeSettledFindings()) }
-                if let progress, seq & 0xFFFF == 0 { progress(seq) }
+            try PipelinedReplay.forEachBatch(of: path) { batch in
+                reducer.names.adopt(batch.symbols)
+                var seq = batch.firstSeq
+                for event in batch.events {
+                    reducer.apply(seq: seq, event, extra: batch.extra(of: event))
+                    if !reducer.settled.isEmpty { try hand(reducer.takeSettledFindings()) }
+                    if let progress, seq & 0xFFFF == 0 { progress(seq) }
+                    seq += 1
+                }
             }
         }
         reducer.finish()

@@ -83,6 +83,42 @@ struct LMDBTransaction: ~Copyable {
         if status != MDB_NOTFOUND { try LMDBCall.check("mdb_cursor_get", status, path: path) }
     }
 
+    /// Visits entries in key order like ``forEach(_:from:_:)``, but hands
+    /// them over in batches of up to `capacity`, each read by one guarded
+    /// liblmdb call (``lmdb_guard_cursor_batch``): the fault guard is set up
+    /// once per batch, not once per entry. Entries before damage are handed
+    /// over before the damage is thrown. Stops when `body` returns `false`.
+    func forEachBatch(
+        _ db: LMDBDatabase, from: UnsafeRawBufferPointer? = nil, capacity: Int = 512,
+        _ body: (_ keys: UnsafeBufferPointer<MDB_val>, _ values: UnsafeBufferPointer<MDB_val>) throws -> Bool
+    ) throws {
+        var cursor: OpaquePointer?
+        try LMDBCall.check("mdb_cursor_open", lmdb_guard_cursor_open(handle, db.dbi, &cursor), path: path)
+        defer { mdb_cursor_close(cursor) }
+        let keys = UnsafeMutableBufferPointer<MDB_val>.allocate(capacity: capacity)
+        let values = UnsafeMutableBufferPointer<MDB_val>.allocate(capacity: capacity)
+        defer {
+            keys.deallocate()
+            values.deallocate()
+        }
+        var op = MDB_FIRST
+        if let from {
+            keys[0] = MDB_val(mv_size: from.count, mv_data: UnsafeMutableRawPointer(mutating: from.baseAddress))
+            op = MDB_SET_RANGE
+        }
+        while true {
+            var count: Int32 = 0
+            let status = lmdb_guard_cursor_batch(cursor, op, keys.baseAddress, values.baseAddress, Int32(capacity), &count)
+            if count > 0 {
+                let n = Int(count)
+                guard try body(UnsafeBufferPointer(rebasing: keys[..<n]), UnsafeBufferPointer(rebasing: values[..<n])) else { return }
+            }
+            if status == MDB_NOTFOUND { return }
+            try LMDBCall.check("mdb_cursor_get", status, path: path)
+            op = MDB_NEXT
+        }
+    }
+
     /// The last key of a database, copied out, or `nil` when it is empty.
     func lastKey(_ db: LMDBDatabase) throws -> [UInt8]? {
         var cursor: OpaquePointer?

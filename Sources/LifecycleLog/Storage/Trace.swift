@@ -72,21 +72,35 @@ public final class Trace {
         try forEachRecord(from: seq, decode: { bytes, symbols in try EventCodec.decode(bytes, symbols: symbols) }, body)
     }
 
-    /// Replays every event into `reducer`, decoded straight into the
-    /// reducer's form (``EventCodec/decodeForReplay(_:symbols:)``) with the
-    /// trace's symbol ids as its names, calling `afterEvent` after each.
-    func replay(into reducer: inout LifecycleReducer, _ afterEvent: (inout LifecycleReducer, UInt64) throws -> Void) throws {
+    /// Decodes every event into the reducer's form
+    /// (``EventCodec/decodeForReplay(_:symbols:extras:)``), with the trace's
+    /// symbol ids as names, in batches of up to `capacity`: `body` gets each
+    /// full batch (and the last, partial one) and may swap in another buffer;
+    /// it returns `false` to stop.
+    func decodeBatches(capacity: Int = 4096, _ body: (inout ReplayBatch) throws -> Bool) throws {
+        var batch = ReplayBatch(firstSeq: 1, symbols: [])
+        batch.events.reserveCapacity(capacity)
+        var stopped = false
         try forEachRecord(from: 1, decode: { bytes, symbols in
-            try EventCodec.decodeForReplay(bytes, symbols: symbols.strings)
-        }, prepare: { symbols in reducer.names.adopt(symbols.strings) }) { seq, event in
-            reducer.apply(seq: seq, event)
-            try afterEvent(&reducer, seq)
+            try EventCodec.decodeForReplay(bytes, symbols: symbols.strings, extras: &batch.extras)
+        }, prepare: { symbols in batch.symbols = symbols.strings }) { seq, event in
+            if batch.events.isEmpty { batch.firstSeq = seq }
+            batch.events.append(event)
+            if batch.events.count >= capacity {
+                let symbols = batch.symbols
+                guard try body(&batch) else { stopped = true; return false }
+                batch.events.removeAll(keepingCapacity: true)
+                batch.extras.removeAll(keepingCapacity: true)
+                batch.symbols = symbols
+            }
             return true
         }
+        if !stopped, !batch.events.isEmpty { _ = try body(&batch) }
     }
 
     /// The one loop over stored records: one read transaction, keys checked
     /// to run on without gaps, damage reported with the file and seq.
+    @inline(__always)
     private func forEachRecord<Decoded>(
         from seq: UInt64,
         decode: (UnsafeRawBufferPointer, SymbolTable) throws -> Decoded,
@@ -101,21 +115,25 @@ public final class Trace {
             var expected = seq
             do {
             try TraceLayout.seqKey(seq).withUnsafeBytes { from in
-                try txn.forEach(databases.events, from: from) { key, value in
-                    guard TraceLayout.seq(fromKey: key) == expected else {
-                        throw LifecycleLogError(.corruptTrace, "expected the event with seq \(expected) next, but the stored keys skip or repeat; the file is damaged",
-                                                path: path, seq: expected)
+                try txn.forEachBatch(databases.events, from: from) { keys, values in
+                    for i in keys.indices {
+                        let key = UnsafeRawBufferPointer(start: keys[i].mv_data, count: keys[i].mv_size)
+                        guard TraceLayout.seq(fromKey: key) == expected else {
+                            throw LifecycleLogError(.corruptTrace, "expected the event with seq \(expected) next, but the stored keys skip or repeat; the file is damaged",
+                                                    path: path, seq: expected)
+                        }
+                        let event: Decoded
+                        do {
+                            event = try decode(UnsafeRawBufferPointer(start: values[i].mv_data, count: values[i].mv_size), symbols)
+                        } catch var error as LifecycleLogError {
+                            error.path = path
+                            error.seq = expected
+                            throw error
+                        }
+                        expected += 1
+                        guard try body(expected - 1, event) else { return false }
                     }
-                    let event: Decoded
-                    do {
-                        event = try decode(value, symbols)
-                    } catch var error as LifecycleLogError {
-                        error.path = path
-                        error.seq = expected
-                        throw error
-                    }
-                    expected += 1
-                    return try body(expected - 1, event)
+                    return true
                 }
             }
             } catch var error as LifecycleLogError where error.code == .corruptTrace && error.seq == nil {
