@@ -1,6 +1,7 @@
 // libFuzzer target: any bytes as a stored event record (FORMAT.md), decoded
 // against a small symbol table. Damage must be a corruptTrace error, never a
-// trap; a record that decodes must encode back to the same event.
+// trap; a record that decodes must encode back to the same event; and the
+// replay decoder must accept exactly the records the full decoder accepts.
 import FuzzSupport
 @testable import LifecycleLog
 
@@ -19,7 +20,13 @@ enum FuzzStoredEvent {
     static let fuzz: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32 = { data, size in
         guard let data else { return 0 }
         let bytes = UnsafeRawBufferPointer(start: data, count: size)
-        guard let event = try? EventCodec.decode(bytes, symbols: symbols) else { return 0 }
+        let decoded = try? EventCodec.decode(bytes, symbols: symbols)
+        var extras: [ReplayExtra] = []
+        let forReplay = try? EventCodec.decodeForReplay(bytes, symbols: symbols.strings, extras: &extras)
+        if (decoded == nil) != (forReplay == nil) {
+            fatalError("the decoders disagree: full \(decoded == nil ? "rejects" : "accepts"), replay \(forReplay == nil ? "rejects" : "accepts") \(Array(bytes))")
+        }
+        guard let event = decoded else { return 0 }
         var table = symbols
         var writer = ByteWriter()
         EventCodec.encode(event, into: &writer, symbols: &table)

@@ -205,15 +205,35 @@ extension EventCodec {
         r.offset = end
     }
 
-    /// Whether `bytes` are well-formed UTF-8 (as `String(decoding:)` would keep them unchanged).
+    /// Whether `bytes` are well-formed UTF-8 (what `String(decoding:)` keeps
+    /// unchanged): no stray continuation bytes, no overlong forms, no
+    /// surrogates, nothing above U+10FFFF. Checked in place, without making a string.
     static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var i = 0
         let n = bytes.count
         while i < n {
-            let b = bytes[i]
-            if b < 0x80 { i += 1; continue }
-            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[i...]), as: UTF8.self).utf8
-                .elementsEqual(UnsafeRawBufferPointer(rebasing: bytes[i...]))
+            let b0 = bytes[i]
+            if b0 < 0x80 { i += 1; continue }
+            @inline(__always) func continuation(_ k: Int) -> Bool { i + k < n && bytes[i + k] & 0xC0 == 0x80 }
+            switch b0 {
+            case 0xC2...0xDF:
+                guard continuation(1) else { return false }
+                i += 2
+            case 0xE0...0xEF:
+                guard continuation(1), continuation(2) else { return false }
+                let b1 = bytes[i + 1]
+                if b0 == 0xE0 && b1 < 0xA0 { return false }  // overlong
+                if b0 == 0xED && b1 > 0x9F { return false }  // surrogate
+                i += 3
+            case 0xF0...0xF4:
+                guard continuation(1), continuation(2), continuation(3) else { return false }
+                let b1 = bytes[i + 1]
+                if b0 == 0xF0 && b1 < 0x90 { return false }  // overlong
+                if b0 == 0xF4 && b1 > 0x8F { return false }  // above U+10FFFF
+                i += 4
+            default:
+                return false
+            }
         }
         return true
     }

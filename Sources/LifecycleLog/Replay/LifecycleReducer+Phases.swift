@@ -30,15 +30,14 @@ extension LifecycleReducer {
         ownPhaseCounts.add(phase, 1)
     }
 
-    /// A window whose phase changed from `from` to `to` crosses into or out
-    /// of the background: noted in `crossed` for ``phasesChanged(seq:t:appBefore:crossed:)``.
+    /// Whether window `index`, whose phase changed from `from` to `to`, crosses
+    /// into the background (`true`), out of it with a background save pending
+    /// (`false`), or neither (`nil`): what ``phasesChanged(seq:t:appBefore:crossed:)`` acts on.
     @inline(__always)
-    private func noteCrossing(_ index: Int, from: ScenePhase, to: ScenePhase, _ crossed: inout [(id: Name, intoBackground: Bool)]) {
-        if from != .background && to == .background {
-            crossed.append((openWindows[index].id, true))
-        } else if from == .background && to != .background && openWindows[index].pendingBackground != nil {
-            crossed.append((openWindows[index].id, false))
-        }
+    private func crossing(_ index: Int, from: ScenePhase, to: ScenePhase) -> Bool? {
+        if from != .background && to == .background { return true }
+        if from == .background && to != .background && openWindows[index].pendingBackground != nil { return false }
+        return nil
     }
 
     mutating func applyPhase(seq: UInt64, t: Double, _ newPhase: ScenePhase, window index: Int?) {
@@ -46,25 +45,33 @@ extension LifecycleReducer {
         let appLevelBefore = run.appLevelPhase
         let appBefore = appPhase
         // Only the phases this event changes can cross: one window's own, or
-        // the app-level phase of every window without one of its own.
-        var crossed: [(id: Name, intoBackground: Bool)] = []
+        // the app-level phase of every window without one of its own. Most
+        // events cross nothing, and then no list is built.
         if let index {
             let from = openWindows[index].ownPhase ?? appLevelBefore
             if Self.skipsInactive(from, newPhase) { reportPhaseSkip(seq: seq, from: from, to: newPhase, subject: "window \(names[openWindows[index].id])") }
             setOwnPhase(newPhase, of: index)
-            noteCrossing(index, from: from, to: newPhase, &crossed)
+            if let into = crossing(index, from: from, to: newPhase) {
+                phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: [(openWindows[index].id, into)])
+                return
+            }
         } else {
             if Self.skipsInactive(appLevelBefore, newPhase) { reportPhaseSkip(seq: seq, from: appLevelBefore, to: newPhase, subject: "the app-level phase") }
             checkAppPhaseAgreement(seq: seq, newPhase)
             run.appLevelPhase = newPhase
             run.lastAppLevelPhaseSeq = seq
-            if appLevelBefore != newPhase {
+            if appLevelBefore != newPhase, openWindows.indices.contains(where: {
+                openWindows[$0].ownPhase == nil && crossing($0, from: appLevelBefore, to: newPhase) != nil
+            }) {
+                var crossed: [(id: Name, intoBackground: Bool)] = []
                 for i in openWindows.indices where openWindows[i].ownPhase == nil {
-                    noteCrossing(i, from: appLevelBefore, to: newPhase, &crossed)
+                    if let into = crossing(i, from: appLevelBefore, to: newPhase) { crossed.append((openWindows[i].id, into)) }
                 }
+                phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: crossed)
+                return
             }
         }
-        phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: crossed)
+        phasesChanged(seq: seq, t: t, appBefore: appBefore)
     }
 
     /// Whether going from `from` to `to` skips `inactive` (which UIKit never does; AppKit may).
@@ -99,13 +106,19 @@ extension LifecycleReducer {
     /// background, the same for the app, activities left running in the
     /// background, and the first time the app became active.
     @inline(__always)
-    mutating func phasesChanged(seq: UInt64, t: Double, appBefore: ScenePhase, crossed: [(id: Name, intoBackground: Bool)]) {
+    mutating func phasesChanged(seq: UInt64, t: Double, appBefore: ScenePhase) {
         guard hasRun else { return }
         // Most events change nothing that matters here: no window crossed, the
         // app phase stayed, and the app has been active before.
         let newApp = appPhase
-        if crossed.isEmpty && newApp == appBefore && (newApp != .active || run.everActive) { return }
-        phasesCrossed(seq: seq, t: t, appBefore: appBefore, newApp: newApp, crossed: crossed)
+        if newApp == appBefore && (newApp != .active || run.everActive) { return }
+        phasesCrossed(seq: seq, t: t, appBefore: appBefore, newApp: newApp, crossed: [])
+    }
+
+    /// ``phasesChanged(seq:t:appBefore:)`` when windows `crossed` into or out of the background.
+    mutating func phasesChanged(seq: UInt64, t: Double, appBefore: ScenePhase, crossed: [(id: Name, intoBackground: Bool)]) {
+        guard hasRun else { return }
+        phasesCrossed(seq: seq, t: t, appBefore: appBefore, newApp: appPhase, crossed: crossed)
     }
 
     private mutating func phasesCrossed(seq: UInt64, t: Double, appBefore: ScenePhase, newApp: ScenePhase, crossed: [(id: Name, intoBackground: Bool)]) {

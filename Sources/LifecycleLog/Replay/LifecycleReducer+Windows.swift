@@ -36,18 +36,17 @@ extension LifecycleReducer {
         var number: UInt32?
         if let canonical { number = valueNumber(canonical) }
         let identity = RestorationIdentity(scene: scene, valueNumber: number, window: id)
-        var window = OpenWindow(instance: takeInstance(), id: id, scene: scene, canonicalValue: canonical,
-                                restored: restored, ownPhase: nil, openSeq: seq,
-                                seen: SeenVersions(atStart: sharedVersions, startSeq: seq), restorationSlot: restorationSlot(identity))
+        let slot = restorationSlot(identity)
+        let index = addWindow(instance: takeInstance(), id: id, scene: scene, canonicalValue: canonical, restored: restored,
+                              openSeq: seq, restorationSlot: slot)
         if restored {
-            let saved = restorations[window.restorationSlot]
-            window.restoredFrom = saved
-            window.sceneKeys = saved.mapValues { KeyState(saved: $0) }
-        } else if !restorations[window.restorationSlot].isEmpty {
-            restorations[window.restorationSlot] = NameMap()  // a fresh window: nothing to inherit from it until it saves
+            let saved = restorations[slot]
+            openWindows[index].restoredFrom = saved
+            openWindows[index].sceneKeys = saved.mapValues { KeyState(saved: $0) }
+        } else if !restorations[slot].isEmpty {
+            restorations[slot] = NameMap()  // a fresh window: nothing to inherit from it until it saves
         }
-        addWindow(window)
-        phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: [])
+        phasesChanged(seq: seq, t: t, appBefore: appBefore)
     }
 
     /// The number of a canonical window value, made when new.
@@ -83,6 +82,6 @@ extension LifecycleReducer {
         }
         dirtyCount -= unsaved.count
         removeWindow(at: index)
-        phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: [])
+        phasesChanged(seq: seq, t: t, appBefore: appBefore)
     }
 }

@@ -28,6 +28,8 @@ public struct LifecycleReducer: Sendable {
     var openWindows: [OpenWindow] = []
     /// How many open windows have each phase of their own (the rest follow the app-level phase).
     var ownPhaseCounts = PhaseCounts()
+    /// Closed windows whose table storage ``addWindow`` reuses.
+    var closedWindows: [OpenWindow] = []
     /// For each window id (a ``Name``), its position in ``openWindows``, or -1.
     var windowSlots: [Int32] = []
     /// Every `app` and `shared` key ever touched, densely.
@@ -220,13 +222,29 @@ public struct LifecycleReducer: Sendable {
         return slot >= 0 ? Int(slot) : nil
     }
 
-    mutating func addWindow(_ window: consuming OpenWindow) {
-        let i = Int(window.id)
+    /// Opens a window: a fresh ``OpenWindow`` whose tables reuse the storage
+    /// of a closed one when there is one (windows come and go all the time;
+    /// their tables need not be allocated and freed each time). Returns its position.
+    mutating func addWindow(instance: Int, id: Name, scene: Name, canonicalValue: String?, restored: Bool,
+                            openSeq: UInt64, restorationSlot: Int) -> Int {
+        let i = Int(id)
         if i >= windowSlots.count { windowSlots.append(contentsOf: repeatElement(-1, count: i + 1 - windowSlots.count)) }
         windowSlots[i] = Int32(openWindows.count)
-        ownPhaseCounts.add(window.ownPhase, 1)
-        openWindows.append(window)
+        ownPhaseCounts.add(nil, 1)
+        let seen = SeenVersions(atStart: sharedVersions, startSeq: openSeq)
+        if var window = closedWindows.popLast() {
+            window.reopen(instance: instance, id: id, scene: scene, canonicalValue: canonicalValue, restored: restored,
+                          openSeq: openSeq, seen: seen, restorationSlot: restorationSlot)
+            openWindows.append(window)
+        } else {
+            openWindows.append(OpenWindow(instance: instance, id: id, scene: scene, canonicalValue: canonicalValue, restored: restored,
+                                          ownPhase: nil, openSeq: openSeq, seen: seen, restorationSlot: restorationSlot))
+        }
+        return openWindows.count - 1
     }
+
+    /// At most this many closed windows keep their storage for reuse.
+    static let closedWindowsKept = 64
 
     mutating func removeWindow(at index: Int) {
         ownPhaseCounts.add(openWindows[index].ownPhase, -1)
@@ -236,13 +254,13 @@ public struct LifecycleReducer: Sendable {
             openWindows.swapAt(index, last)
             windowSlots[Int(openWindows[index].id)] = Int32(index)
         }
-        openWindows.removeLast()
+        let closed = openWindows.removeLast()
+        if closedWindows.count < Self.closedWindowsKept { closedWindows.append(closed) }
     }
 
     mutating func removeAllWindows() {
-        for i in openWindows.indices { windowSlots[Int(openWindows[i].id)] = -1 }
+        while !openWindows.isEmpty { removeWindow(at: openWindows.count - 1) }
         ownPhaseCounts = PhaseCounts()
-        openWindows.removeAll(keepingCapacity: true)
     }
 
     /// The position in ``sharedKeys`` of key `name` of `scope` (`app` or `shared`).

@@ -85,6 +85,12 @@ struct NameMap<Value> {
         }
     }
 
+    /// Empties the map, keeping its storage.
+    mutating func removeAll() {
+        keys.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+    }
+
     /// Mutates the value at position `i` in place.
     @inline(__always)
     mutating func update<R>(at i: Int, _ body: (inout Value) -> R) -> R { body(&values[i]) }

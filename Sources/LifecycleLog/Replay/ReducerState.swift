@@ -153,6 +153,26 @@ struct OpenWindow {
     var restorationSlot: Int
 
     func sceneKeyRef(_ name: Name) -> KeyRef { KeyRef(scope: .scene, name: name, instance: instance, window: id) }
+
+    /// Makes this closed window a newly opened one, keeping the capacity of its tables.
+    mutating func reopen(instance: Int, id: Name, scene: Name, canonicalValue: String?, restored: Bool,
+                         openSeq: UInt64, seen: SeenVersions, restorationSlot: Int) {
+        self.instance = instance
+        self.id = id
+        self.scene = scene
+        self.canonicalValue = canonicalValue
+        self.restored = restored
+        ownPhase = nil
+        self.openSeq = openSeq
+        self.seen.atStart = seen.atStart
+        self.seen.startSeq = seen.startSeq
+        self.seen.last.removeAll(keepingCapacity: true)
+        sceneKeys.removeAll()
+        restoredFrom.removeAll()
+        activities.removeAll()
+        pendingBackground = nil
+        self.restorationSlot = restorationSlot
+    }
 }
 
 /// How many open windows have each phase of their own.
