@@ -1,31 +1,88 @@
 /// Appends the primitive encodings of the stored format (see FORMAT.md):
 /// bytes, LEB128 varints, length-prefixed UTF-8 and little-endian doubles.
-struct ByteWriter {
-    var bytes: [UInt8] = []
+///
+/// It owns one growable buffer of raw memory (one of the library's few
+/// `unsafe` places, audited here): a write is a bounds check and a store,
+/// with none of an array's per-append uniqueness checks. It is non-copyable,
+/// so the buffer has exactly one owner, freed in `deinit`.
+struct ByteWriter: ~Copyable {
+    private var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    /// How many bytes were written.
+    private(set) var count = 0
 
-    init() { bytes.reserveCapacity(64) }
+    init(capacity: Int = 256) {
+        self.capacity = max(16, capacity)
+        base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
+    }
 
-    mutating func reset() { bytes.removeAll(keepingCapacity: true) }
+    deinit { base.deallocate() }
 
-    mutating func byte(_ b: UInt8) { bytes.append(b) }
+    /// Forgets what was written, keeping the buffer.
+    mutating func reset() { count = 0 }
 
+    /// A copy of what was written.
+    var bytes: [UInt8] { Array(UnsafeRawBufferPointer(start: base, count: count)) }
+
+    /// Lends what was written, valid only inside `body`.
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// Makes room for `n` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ n: Int) {
+        if capacity - count < n { grow(n) }
+    }
+
+    private mutating func grow(_ n: Int) {
+        let newCapacity = max(capacity * 2, count + n)
+        let newBase = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
+        newBase.copyMemory(from: base, byteCount: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    mutating func byte(_ b: UInt8) {
+        reserve(1)
+        base.storeBytes(of: b, toByteOffset: count, as: UInt8.self)
+        count += 1
+    }
+
+    @inline(__always)
     mutating func varint(_ value: UInt64) {
+        reserve(10)
         var v = value
         while v >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            base.storeBytes(of: UInt8(truncatingIfNeeded: v) | 0x80, toByteOffset: count, as: UInt8.self)
+            count += 1
             v >>= 7
         }
-        bytes.append(UInt8(v))
+        base.storeBytes(of: UInt8(v), toByteOffset: count, as: UInt8.self)
+        count += 1
+    }
+
+    /// Appends the UTF-8 bytes of `s`, with no length.
+    mutating func utf8(_ s: String) {
+        var s = s
+        s.withUTF8 { raw in
+            reserve(raw.count)
+            if let source = raw.baseAddress { (base + count).copyMemory(from: source, byteCount: raw.count) }
+            count += raw.count
+        }
     }
 
     mutating func string(_ s: String) {
         varint(UInt64(s.utf8.count))
-        bytes.append(contentsOf: s.utf8)
+        utf8(s)
     }
 
     mutating func double(_ d: Double) {
-        var bits = d.bitPattern.littleEndian
-        withUnsafeBytes(of: &bits) { bytes.append(contentsOf: $0) }
+        reserve(8)
+        base.storeBytes(of: d.bitPattern.littleEndian, toByteOffset: count, as: UInt64.self)
+        count += 8
     }
 }
 

@@ -19,58 +19,91 @@ enum EventCodec {
 
     /// Appends the record of `event` to `w`, interning identifiers in `symbols`.
     static func encode(_ event: Event, into w: inout ByteWriter, symbols: inout SymbolTable) {
-        func sym(_ s: String?) {
-            guard let s else { w.varint(0); return }
-            w.varint(UInt64(symbols.intern(s).id) + 1)
-        }
-        func text(_ s: String?) {
-            guard let s else { w.varint(0); return }
-            w.varint(UInt64(s.utf8.count) + 1)
-            w.bytes.append(contentsOf: s.utf8)
-        }
-        func code<T: Equatable>(_ value: T?, in table: [T]) {
-            guard let value, let i = table.firstIndex(of: value) else { w.byte(0); return }
-            w.byte(UInt8(i + 1))
-        }
-        func version(_ v: UInt64?) { w.varint(v.map { $0 &+ 1 } ?? 0) }
-
         switch event.kind {
-        case .unknown(let name): w.byte(Tag.unknown.rawValue); time(event.t, &w); sym(name)
+        case .unknown(let name):
+            w.byte(Tag.unknown.rawValue); time(event.t, &w); sym(name, &w, &symbols)
         case .launch(let l):
             w.byte(Tag.launch.rawValue); time(event.t, &w)
-            code(l.platform, in: platformCodes)
+            code(l.platform, in: platformCodes, &w)
             w.varint(UInt64(l.scenes.count))
             for scene in l.scenes {
-                sym(scene.id); sym(scene.kind.rawValue); text(scene.presentedType); text(scene.title)
+                sym(scene.id, &w, &symbols); sym(scene.kind.rawValue, &w, &symbols)
+                text(scene.presentedType, &w); text(scene.title, &w)
                 extras(scene.extraFields, &w, &symbols)
             }
-            text(l.reason); text(l.app); text(l.os); text(l.build)
-        case .terminate(let reason): w.byte(Tag.terminate.rawValue); time(event.t, &w); text(reason)
+            text(l.reason, &w); text(l.app, &w); text(l.os, &w); text(l.build, &w)
+        case .terminate(let reason):
+            w.byte(Tag.terminate.rawValue); time(event.t, &w); text(reason, &w)
         case .open(let window, let scene, let value, let restored):
             w.byte(Tag.open.rawValue); time(event.t, &w)
-            sym(window); sym(scene)
+            sym(window, &w, &symbols); sym(scene, &w, &symbols)
             w.byte(restored.map { $0 ? 2 : 1 } ?? 0)
             if let value { w.byte(1); JSONValueCodec.encode(value, into: &w) } else { w.byte(0) }
-        case .dismiss(let window, let reason): w.byte(Tag.dismiss.rawValue); time(event.t, &w); sym(window); text(reason)
-        case .phase(let phase, let window): w.byte(Tag.phase.rawValue); time(event.t, &w); code(phase, in: phaseCodes); sym(window)
-        case .delegate(let callback, let window): w.byte(Tag.delegate.rawValue); time(event.t, &w); sym(callback); sym(window)
+        case .dismiss(let window, let reason):
+            w.byte(Tag.dismiss.rawValue); time(event.t, &w); sym(window, &w, &symbols); text(reason, &w)
+        case .phase(let phase, let window):
+            w.byte(Tag.phase.rawValue); time(event.t, &w)
+            w.byte(phase == .active ? 1 : phase == .inactive ? 2 : 3)
+            sym(window, &w, &symbols)
+        case .delegate(let callback, let window):
+            w.byte(Tag.delegate.rawValue); time(event.t, &w); sym(callback, &w, &symbols); sym(window, &w, &symbols)
         case .write(let key, let scope, let window, let base):
-            w.byte(Tag.write.rawValue); time(event.t, &w); sym(key); code(scope, in: scopeCodes); sym(window); version(base)
+            w.byte(Tag.write.rawValue); time(event.t, &w); sym(key, &w, &symbols)
+            w.byte(scopeCode(scope)); sym(window, &w, &symbols); w.varint(base.map { $0 &+ 1 } ?? 0)
         case .read(let key, let scope, let window, let v):
-            w.byte(Tag.read.rawValue); time(event.t, &w); sym(key); code(scope, in: scopeCodes); sym(window); version(v)
+            w.byte(Tag.read.rawValue); time(event.t, &w); sym(key, &w, &symbols)
+            w.byte(scopeCode(scope)); sym(window, &w, &symbols); w.varint(v.map { $0 &+ 1 } ?? 0)
         case .save(let keys, let window, let store):
             w.byte(Tag.save.rawValue); time(event.t, &w)
-            if let keys { w.varint(UInt64(keys.count) + 1); keys.forEach { sym($0) } } else { w.varint(0) }
-            sym(window); text(store)
+            if let keys {
+                w.varint(UInt64(keys.count) + 1)
+                for key in keys { sym(key, &w, &symbols) }
+            } else {
+                w.byte(0)
+            }
+            sym(window, &w, &symbols); text(store, &w)
         case .activity(let name, let state, let window):
-            w.byte(Tag.activity.rawValue); time(event.t, &w); sym(name); code(state, in: stateCodes); sym(window)
-        case .mark(let label): w.byte(Tag.mark.rawValue); time(event.t, &w); text(label)
+            w.byte(Tag.activity.rawValue); time(event.t, &w); sym(name, &w, &symbols)
+            w.byte(state == .start ? 1 : 2); sym(window, &w, &symbols)
+        case .mark(let label):
+            w.byte(Tag.mark.rawValue); time(event.t, &w); text(label, &w)
         }
         extras(event.extraFields, &w, &symbols)
     }
 
+    /// A name: 0 for none, else its symbol id plus one.
+    @inline(__always)
+    private static func sym(_ s: String?, _ w: inout ByteWriter, _ symbols: inout SymbolTable) {
+        guard let s else { w.byte(0); return }
+        w.varint(UInt64(symbols.intern(s).id) + 1)
+    }
+
+    /// Free text: 0 for none, else its UTF-8 length plus one, then the bytes.
+    private static func text(_ s: String?, _ w: inout ByteWriter) {
+        guard let s else { w.byte(0); return }
+        w.varint(UInt64(s.utf8.count) + 1)
+        w.utf8(s)
+    }
+
+    /// A code: 0 for none, else its position in `table` plus one.
+    private static func code<T: Equatable>(_ value: T?, in table: [T], _ w: inout ByteWriter) {
+        guard let value, let i = table.firstIndex(of: value) else { w.byte(0); return }
+        w.byte(UInt8(i + 1))
+    }
+
+    @inline(__always)
+    private static func scopeCode(_ scope: StateScope) -> UInt8 {
+        switch scope {
+        case .scene: return 1
+        case .app: return 2
+        case .shared: return 3
+        }
+    }
+
+    @inline(__always)
     private static func time(_ t: Double, _ w: inout ByteWriter) {
-        if t == t.rounded(), t >= 0, t < 4.6e18 {
+        // A whole number of milliseconds (nearly always) is a varint; anything else a double.
+        if t >= 0, t < 4.6e18, Double(UInt64(t)) == t {
             w.varint(UInt64(t) << 1)
         } else {
             w.varint(1)
@@ -78,7 +111,13 @@ enum EventCodec {
         }
     }
 
+    @inline(__always)
     private static func extras(_ members: [JSONMember], _ w: inout ByteWriter, _ symbols: inout SymbolTable) {
+        if members.isEmpty { w.byte(0); return }
+        someExtras(members, &w, &symbols)
+    }
+
+    private static func someExtras(_ members: [JSONMember], _ w: inout ByteWriter, _ symbols: inout SymbolTable) {
         w.varint(UInt64(members.count))
         for m in members {
             w.varint(UInt64(symbols.intern(m.name).id) + 1)

@@ -28,7 +28,6 @@ public final class TraceWriter {
     public private(set) var lastSeq: UInt64 = 0
     /// The `t` of the last stored event (0 for an empty trace): appended events must not be earlier.
     public private(set) var lastTime: Double = 0
-    private var scratch = ByteWriter()
 
     /// How a writer shares its file.
     public enum Sharing: Sendable {
@@ -118,36 +117,63 @@ public final class TraceWriter {
         let mark = symbols.count
         let firstSeq = lastSeq + 1
         environment.clearStaleReaders()
+        // The loop works on locals: a class's stored properties would be
+        // checked for exclusive access on every event. They are moved out
+        // (not copied, which would make the first change copy the whole table)
+        // and put back below.
+        var symbols = SymbolTable()
+        swap(&symbols, &self.symbols)
+        var scratch = ByteWriter()
+        var last: Double?
         do {
             try environment.write { txn in
                 symbols.truncate(to: mark)  // a retry after map growth starts from the committed symbols
                 var seq = firstSeq
-                for event in events {
-                    scratch.reset()
-                    let before = symbols.count
-                    EventCodec.encode(event, into: &scratch, symbols: &symbols)
-                    for id in before..<symbols.count {
-                        let key = TraceLayout.symbolKey(UInt32(id))
-                        try key.withUnsafeBytes { k in
-                            try Array(symbols.strings[id].utf8).withUnsafeBytes { v in
-                                try txn.put(databases.symbols, key: k, value: v, append: true)
-                            }
-                        }
+                // Arrays and slices lend their elements in place; other collections are copied from.
+                let lent: Void? = try events.withContiguousStorageIfAvailable { buffer in
+                    for i in buffer.indices {
+                        try Self.put(buffer[i], seq: seq, in: txn, databases, symbols: &symbols, scratch: &scratch)
+                        seq += 1
                     }
-                    var key = seq.bigEndian  // on the stack: no allocation per event
-                    try withUnsafeBytes(of: &key) { k in
-                        try scratch.bytes.withUnsafeBytes { v in try txn.put(databases.events, key: k, value: v, append: true) }
-                    }
-                    seq += 1
                 }
+                if lent == nil {
+                    for event in events {
+                        try Self.put(event, seq: seq, in: txn, databases, symbols: &symbols, scratch: &scratch)
+                        seq += 1
+                    }
+                }
+                last = events.isEmpty ? nil : events[events.index(events.endIndex, offsetBy: -1)].t
             }
         } catch let error as LifecycleLogError {
             symbols.truncate(to: mark)
+            self.symbols = symbols
             throw error.at(path: path)
         }
+        self.symbols = symbols
         lastSeq = firstSeq + UInt64(events.count) - 1
-        if let last = events.reversed().first { lastTime = last.t }
+        if let last { lastTime = last }
         return lastSeq
+    }
+
+    /// Encodes `event` (interning new names, which it stores too) and stores it under `seq`.
+    @inline(__always)
+    private static func put(_ event: Event, seq: UInt64, in txn: borrowing LMDBTransaction, _ databases: TraceDatabases,
+                            symbols: inout SymbolTable, scratch: inout ByteWriter) throws {
+        scratch.reset()
+        let before = symbols.count
+        EventCodec.encode(event, into: &scratch, symbols: &symbols)
+        for id in before..<symbols.count {
+            let key = TraceLayout.symbolKey(UInt32(id))
+            try key.withUnsafeBytes { k in
+                try Array(symbols.strings[id].utf8).withUnsafeBytes { v in
+                    try txn.put(databases.symbols, key: k, value: v, append: true)
+                }
+            }
+        }
+        var key = seq.bigEndian  // on the stack: no allocation per event
+        try withUnsafeBytes(of: &key) { k in
+            try scratch.withUnsafeBytes { v in try txn.put(databases.events, key: k, value: v, append: true) }
+        }
     }
 
     /// Forces what was appended to disk (`mdb_env_sync`).
