@@ -13,7 +13,11 @@ final class SpillBuffer {
     private var fd: Int32 = -1
     private let limit: Int
 
-    init(limit: Int = 4 << 20) { self.limit = limit }
+    /// How much stays in memory before the rest goes to a temporary file:
+    /// small, so that replay's memory is the reducer's state and not the report's.
+    static let defaultLimit = 256 << 10
+
+    init(limit: Int = SpillBuffer.defaultLimit) { self.limit = limit }
 
     deinit { if fd >= 0 { close(fd) } }
 
@@ -46,7 +50,7 @@ final class SpillBuffer {
         if fd >= 0 {
             try spill()
             lseek(fd, 0, SEEK_SET)
-            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            var chunk = [UInt8](repeating: 0, count: 64 << 10)
             while true {
                 let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }  // `!`: non-empty buffer
                 if n < 0 && errno == EINTR { continue }

@@ -29,7 +29,7 @@ struct ReplayBatch: Sendable {
 /// every event, in order, on one thread.
 enum PipelinedReplay {
     /// How many decoded batches may wait for the reducer.
-    static let depth = 3
+    static let depth = 2
 
     /// Decodes the trace at `path` on a reader thread and calls `body` with
     /// each batch, in order, on the calling thread. Throws what the reader

@@ -77,7 +77,7 @@ public final class Trace {
     /// symbol ids as names, in batches of up to `capacity`: `body` gets each
     /// full batch (and the last, partial one) and may swap in another buffer;
     /// it returns `false` to stop.
-    func decodeBatches(capacity: Int = 4096, _ body: (inout ReplayBatch) throws -> Bool) throws {
+    func decodeBatches(capacity: Int = 1024, _ body: (inout ReplayBatch) throws -> Bool) throws {
         var batch = ReplayBatch(firstSeq: 1, symbols: [])
         batch.events.reserveCapacity(capacity)
         var stopped = false
