@@ -150,8 +150,11 @@ extension LifecycleReducer {
             }
         }
         if appBefore != .background && newApp == .background {
-            let unsaved = dirtyKeys().filter { $0.scope != .scene }
-            if !unsaved.isEmpty { run.pendingApp = PendingSave(seq: seq, keys: unsaved) }
+            if dirtyCount > 0 {
+                var unsaved = Set<KeyRef>()
+                for i in sharedKeys.indices where sharedKeys[i].state.isDirty { unsaved.insert(sharedKeys[i].ref) }
+                if !unsaved.isEmpty { run.pendingApp = PendingSave(seq: seq, keys: unsaved) }
+            }
             if !run.appActivities.isEmpty {
                 let activities = run.appActivities
                 running.append("the app-wide \(quotedList(activities.keys))")

@@ -19,12 +19,16 @@ extension LifecycleReducer {
             report(.undeclaredScene, at: seq, related: [launchSeq],
                    "Window \"\(names[id])\" opens scene \"\(names[scene])\" with a value, but the scene is declared without `for`, so SwiftUI cannot present it. Declare it as WindowGroup(id: \"\(names[scene])\", for: YourValue.self), or open it with openWindow(id:).")
         }
-        if let kind = declaration?.kind {
-            let singleInstance = kind == .window || kind == .settings || kind == .menuBarExtra
-            let valued = value != nil && (kind == .windowGroup || kind == .documentGroup)
-            if singleInstance || valued,
-               let other = openWindows.filter({ $0.scene == scene && (singleInstance || $0.canonicalValue == canonical) })
-                .min(by: { $0.openSeq < $1.openSeq }) {
+        if let declaration, declaration.isSingleInstance || (value != nil && declaration.isPerValue) {
+            let kind = declaration.kind
+            let singleInstance = declaration.isSingleInstance
+            // The earliest open window of the same scene (and value), found in place.
+            var earliest: Int?
+            for i in openWindows.indices where openWindows[i].scene == scene && (singleInstance || openWindows[i].canonicalValue == canonical) {
+                if earliest.map({ openWindows[i].openSeq < openWindows[$0].openSeq }) ?? true { earliest = i }
+            }
+            if let earliest {
+                let other = (id: openWindows[earliest].id, openSeq: openWindows[earliest].openSeq)
                 let fix = singleInstance
                     ? "A \(kind.rawValue) scene has one window: SwiftUI brings the open one forward instead. Check whether it is open before calling openWindow(id:), or use a WindowGroup if several are wanted."
                     : "SwiftUI brings the existing window for an equal value forward instead of opening another. Open it with openWindow(value:) so SwiftUI can find it, and do not create windows for values that already have one."

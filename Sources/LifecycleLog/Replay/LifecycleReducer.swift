@@ -76,12 +76,18 @@ public struct LifecycleReducer: Sendable {
     /// Applies one event. Events must come in seq order, each once.
     public mutating func apply(seq: UInt64, _ event: Event) {
         var extra: ReplayExtra?
-        let replayEvent = ReplayEvent(event, names: &names, extra: &extra)
-        apply(seq: seq, replayEvent, extra: extra)
+        var replayEvent = ReplayEvent(event, names: &names, extra: &extra)
+        if let extra {
+            replayEvent.extraIndex = 0
+            apply(seq: seq, replayEvent, extras: [extra])
+        } else {
+            apply(seq: seq, replayEvent, extras: [])
+        }
     }
 
     /// Applies one event whose names are already this reducer's (see ``NameTable/adopt(_:)``).
-    mutating func apply(seq: UInt64, _ event: ReplayEvent, extra: ReplayExtra?) {
+    /// `extras` holds the ``ReplayExtra`` the event's ``ReplayEvent/extraIndex`` points at, if any.
+    mutating func apply(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra]) {
         eventCount += 1
         lastSeq = seq
         switch event.kind {
@@ -94,7 +100,7 @@ public struct LifecycleReducer: Sendable {
             break
         case .launch:
             // `!`: every launch carries its fields (the decoder and the conversion from Event both set them).
-            applyLaunch(seq: seq, t: event.t, extra!.launch!)
+            applyLaunch(seq: seq, t: event.t, extras[Int(event.extraIndex)].launch!)
         default:
             guard isRunning else {
                 let after = run.terminateSeq
@@ -105,7 +111,7 @@ public struct LifecycleReducer: Sendable {
                 return
             }
             run.lastSeq = seq
-            applyInRun(seq: seq, event, extra: extra)
+            applyInRun(seq: seq, event, extras: extras)
         }
         if configuration.explore { trackExposure(seq: seq) }
         if !unsettled.isEmpty || !missedSaves.isEmpty { settle(below: watermark(after: seq)) }
@@ -143,7 +149,7 @@ public struct LifecycleReducer: Sendable {
         settled.append(contentsOf: final)
     }
 
-    private mutating func applyInRun(seq: UInt64, _ event: ReplayEvent, extra: ReplayExtra?) {
+    private mutating func applyInRun(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra]) {
         // The window the event names, if any, must be open (or the event has no effect).
         var index: Int?
         if event.window != ReplayEvent.noWindow && event.kind != .open {
@@ -159,7 +165,7 @@ public struct LifecycleReducer: Sendable {
             run.terminateSeq = seq
             endRun(at: seq, nextLaunch: nil)
         case .open:
-            applyOpen(seq: seq, t: event.t, window: event.window, scene: event.name, value: extra?.value, restored: event.code == 1)
+            applyOpen(seq: seq, t: event.t, window: event.window, scene: event.name, value: event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)].value, restored: event.code == 1)
         case .dismiss:
             // `!`: a dismiss always names a window, checked open above.
             applyDismiss(seq: seq, t: event.t, index: index!)
@@ -172,7 +178,7 @@ public struct LifecycleReducer: Sendable {
         case .read:
             applyRead(seq: seq, key: event.name, scope: event.scope, window: index, version: event.versionValue)
         case .save:
-            applySave(keys: extra?.keys, window: index)
+            applySave(keys: event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)].keys, window: index)
         case .activity:
             applyActivity(seq: seq, name: event.name, state: event.activityState, window: index)
         case .launch, .mark, .unknown:
@@ -232,10 +238,11 @@ public struct LifecycleReducer: Sendable {
         windowSlots[i] = Int32(openWindows.count)
         ownPhaseCounts.add(nil, 1)
         let seen = SeenVersions(atStart: sharedVersions, startSeq: openSeq)
-        if var window = closedWindows.popLast() {
-            window.reopen(instance: instance, id: id, scene: scene, canonicalValue: canonicalValue, restored: restored,
-                          openSeq: openSeq, seen: seen, restorationSlot: restorationSlot)
-            openWindows.append(window)
+        if !closedWindows.isEmpty {
+            // Moved, then reset where it lies: no copy of its tables.
+            openWindows.append(closedWindows.removeLast())
+            openWindows[openWindows.count - 1].reopen(instance: instance, id: id, scene: scene, canonicalValue: canonicalValue, restored: restored,
+                                                      openSeq: openSeq, seen: seen, restorationSlot: restorationSlot)
         } else {
             openWindows.append(OpenWindow(instance: instance, id: id, scene: scene, canonicalValue: canonicalValue, restored: restored,
                                           ownPhase: nil, openSeq: openSeq, seen: seen, restorationSlot: restorationSlot))

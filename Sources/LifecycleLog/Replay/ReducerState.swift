@@ -195,6 +195,17 @@ struct PhaseCounts: Hashable {
 struct DeclaredScene {
     var kind: SceneKind
     var hasPresentedType: Bool
+    /// `Window`, `Settings` or `MenuBarExtra`: one window at a time.
+    var isSingleInstance: Bool
+    /// `WindowGroup` or `DocumentGroup`: one window per value.
+    var isPerValue: Bool
+
+    init(kind: SceneKind, hasPresentedType: Bool) {
+        self.kind = kind
+        self.hasPresentedType = hasPresentedType
+        isSingleInstance = kind == .window || kind == .settings || kind == .menuBarExtra
+        isPerValue = kind == .windowGroup || kind == .documentGroup
+    }
 }
 
 /// One process lifetime, from a `launch` to the next `launch` or the end of the trace.

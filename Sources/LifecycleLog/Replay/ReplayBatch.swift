@@ -15,7 +15,7 @@ struct ReplayBatch: Sendable {
         self.symbols = symbols
     }
 
-    @inline(__always)
+    /// The extra fields of `event`, one of ``events``.
     func extra(of event: ReplayEvent) -> ReplayExtra? {
         event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)]
     }

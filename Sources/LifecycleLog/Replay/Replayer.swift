@@ -99,7 +99,7 @@ public enum Replayer {
                 reducer.names.adopt(batch.symbols)
                 var seq = batch.firstSeq
                 for event in batch.events {
-                    reducer.apply(seq: seq, event, extra: batch.extra(of: event))
+                    reducer.apply(seq: seq, event, extras: batch.extras)
                     if !reducer.settled.isEmpty { try hand(reducer.takeSettledFindings()) }
                     if let progress, seq & 0xFFFF == 0 { progress(seq) }
                     seq += 1
