@@ -1,6 +1,10 @@
 import ArgumentParser
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // FileManager, without loading all of Foundation and ICU at start-up
+#else
 import Foundation
+#endif
 import LifecycleLog
 import Synchronization
 
@@ -107,19 +111,34 @@ extension Replay {
             if assert && reports.contains(where: { $0.fails(strict: strict) }) { throw ExitCode(1) }
         }
 
+        /// Whether `path` is a folder (`true`), another file (`false`), or missing (`nil`).
+        static func isFolder(_ path: String, _ files: FileManager) -> Bool? {
+            #if canImport(FoundationEssentials)
+            var folder = false
+            #else
+            var folder: ObjCBool = false
+            #endif
+            guard files.fileExists(atPath: path, isDirectory: &folder) else { return nil }
+            #if canImport(FoundationEssentials)
+            return folder
+            #else
+            return folder.boolValue
+            #endif
+        }
+
         /// Files as given; folders become the traces inside them (recursively), sorted by path.
         static func expand(_ arguments: [String]) throws -> [String] {
             var paths: [String] = []
             let files = FileManager.default
             for argument in arguments {
-                var isFolder: ObjCBool = false
-                guard argument == "-" || files.fileExists(atPath: argument, isDirectory: &isFolder) else {
+                let isFolder = Self.isFolder(argument, files)
+                guard argument == "-" || isFolder != nil else {
                     if let command = closestCommand(to: argument) {
                         throw LifecycleLogError(.io, "no such file or folder. Did you mean `replay \(command)`?", path: argument)
                     }
                     throw LifecycleLogError(.io, "no such file or folder; check the path", path: argument)
                 }
-                guard isFolder.boolValue else { paths.append(argument); continue }
+                guard isFolder == true else { paths.append(argument); continue }
                 let base = argument.hasSuffix("/") ? argument : argument + "/"
                 let found = ((try? files.subpathsOfDirectory(atPath: argument)) ?? [])
                     .filter { ($0.hasSuffix(".lmdb") || $0.hasSuffix(".jsonl")) && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }

@@ -23,7 +23,7 @@ enum Terminal {
             var l = String(line)
             l = l.replacing(": error: [", with: ": \u{1B}[1;31merror\u{1B}[0m: \u{1B}[36m[")
                 .replacing(": warning: [", with: ": \u{1B}[1;33mwarning\u{1B}[0m: \u{1B}[36m[")
-            if l.contains("\u{1B}[36m["), let close = l.range(of: "] ") {
+            if l.contains("\u{1B}[36m["), let close = l.firstRange(of: "] ") {
                 l.replaceSubrange(close, with: "]\u{1B}[0m ")
             }
             out += l + "\n"

@@ -46,6 +46,8 @@ public final class LifecycleRecorder: Sendable {
 
     private struct State {
         var pending: [Event] = []
+        /// The emptied buffer of the last commit, reused for the next batch.
+        var spare: [Event] = []
         var flushScheduled = false
         var commitQueued = false
         var lastT: Double
@@ -196,16 +198,24 @@ public final class LifecycleRecorder: Sendable {
     /// the writer lock, so they land in the order they were recorded.
     private func commitPending() throws {
         try writer.withLock { writer in
-            let batch = state.withLock { s -> [Event] in
+            // Double buffering: the pending events are swapped out for the
+            // buffer of the last commit, emptied, so neither is reallocated.
+            var batch = state.withLock { s -> [Event] in
                 s.flushScheduled = false
                 s.commitQueued = false
-                defer { s.pending.removeAll(keepingCapacity: true) }
-                return s.pending
+                var taken = s.spare
+                swap(&taken, &s.pending)
+                s.spare = []
+                return taken
             }
             guard let writer, !batch.isEmpty else { return }
             do {
                 try writer.append(batch)
-                state.withLock { $0.error = nil }
+                batch.removeAll(keepingCapacity: true)
+                state.withLock { s in
+                    s.error = nil
+                    s.spare = batch
+                }
             } catch let error as LifecycleLogError {
                 state.withLock { s in
                     s.pending.insert(contentsOf: batch, at: 0)  // keep them, in order, for the next try

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import Synchronization
 
 /// Consecutive events decoded for replay, with the ``ReplayExtra``s they
 /// point at and the names their ``Name``s mean.
@@ -37,7 +38,7 @@ enum PipelinedReplay {
     /// stopping the reader).
     static func forEachBatch(of path: String, _ body: (borrowing ReplayBatch) throws -> Void) throws {
         let channel = BatchChannel(depth: depth)
-        let reader = Thread {
+        DispatchQueue(label: "LifecycleLog.replay-reader").async {
             do {
                 let trace = try Trace(path: path)
                 try trace.decodeBatches { batch in channel.put(&batch) }
@@ -46,8 +47,6 @@ enum PipelinedReplay {
                 channel.finish(error)
             }
         }
-        reader.stackSize = 1 << 20
-        reader.start()
         defer { channel.cancelAndWait() }
         while let batch = channel.take() {
             try body(batch)
@@ -57,79 +56,79 @@ enum PipelinedReplay {
     }
 }
 
-/// The hand-over between the reader thread and the replaying thread: a
-/// bounded queue of full batches and a pool of emptied ones to reuse.
-/// Every stored property is read and written only while holding `condition`.
-private final class BatchChannel: @unchecked Sendable {
-    private let condition = NSCondition()
-    private let depth: Int
-    private var full: [ReplayBatch] = []
-    private var spare: [ReplayBatch] = []
-    private var finished = false
-    private var cancelled = false
-    private var error: (any Error)?
+/// The hand-over between the reader and the replaying thread: a bounded
+/// queue of full batches and a pool of emptied ones to reuse, under one
+/// mutex, with semaphores counting free slots, full batches and the reader's end.
+private final class BatchChannel: Sendable {
+    private struct State {
+        var full: [ReplayBatch] = []
+        var spare: [ReplayBatch] = []
+        var finished = false
+        var cancelled = false
+        var error: (any Error)?
+    }
 
-    init(depth: Int) { self.depth = depth }
+    private let state = Mutex(State())
+    /// Free places in the queue: the reader waits on it when it is `depth` batches ahead.
+    private let free: DispatchSemaphore
+    /// Signalled once per full batch and once when the reader finishes.
+    private let filled = DispatchSemaphore(value: 0)
+    /// Signalled once, when the reader has finished.
+    private let done = DispatchSemaphore(value: 0)
 
-    /// Reader: hands over `batch` (waiting while `depth` batches wait) and
-    /// takes an empty buffer in its place. Returns `false` once the
-    /// replaying side has stopped.
+    init(depth: Int) { free = DispatchSemaphore(value: depth) }
+
+    /// Reader: hands over `batch` (waiting while the queue is full) and takes
+    /// an empty buffer in its place. Returns `false` once the replaying side has stopped.
     func put(_ batch: inout ReplayBatch) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while full.count >= depth && !cancelled { condition.wait() }
-        if cancelled { return false }
-        var empty = spare.popLast() ?? ReplayBatch(firstSeq: 0, symbols: [])
-        empty.symbols = batch.symbols
-        swap(&empty, &batch)
-        full.append(empty)
-        condition.broadcast()
-        return true
+        free.wait()
+        let accepted = state.withLock { s -> Bool in
+            if s.cancelled { return false }
+            var empty = s.spare.popLast() ?? ReplayBatch(firstSeq: 0, symbols: [])
+            empty.symbols = batch.symbols
+            swap(&empty, &batch)
+            s.full.append(empty)
+            return true
+        }
+        if accepted { filled.signal() }
+        return accepted
     }
 
     /// Reader: no more batches; `error` is why, if the trace could not be read to its end.
     func finish(_ error: (any Error)?) {
-        condition.lock()
-        self.error = error
-        finished = true
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { s in
+            s.error = error
+            s.finished = true
+        }
+        filled.signal()
+        done.signal()
     }
 
     /// Replaying side: the next batch, or `nil` after the last.
     func take() -> ReplayBatch? {
-        condition.lock()
-        defer { condition.unlock() }
-        while full.isEmpty && !finished { condition.wait() }
-        if full.isEmpty { return nil }
-        let batch = full.removeFirst()
-        condition.broadcast()
+        filled.wait()
+        let batch = state.withLock { s -> ReplayBatch? in s.full.isEmpty ? nil : s.full.removeFirst() }
+        if batch != nil { free.signal() }
         return batch
     }
 
     /// Replaying side: gives a used batch's buffers back for the reader to fill again.
-    func recycle(_ batch: ReplayBatch) {
-        var batch = batch
+    func recycle(_ used: consuming ReplayBatch) {
+        var batch = used
         batch.events.removeAll(keepingCapacity: true)
         batch.extras.removeAll(keepingCapacity: true)
-        condition.lock()
-        if spare.count < depth + 1 { spare.append(batch) }
-        condition.unlock()
+        state.withLock { s in
+            if s.spare.count < PipelinedReplay.depth + 1 { s.spare.append(batch) }
+        }
     }
 
     /// What stopped the reader early, if anything.
-    var failure: (any Error)? {
-        condition.lock()
-        defer { condition.unlock() }
-        return error
-    }
+    var failure: (any Error)? { state.withLock { $0.error } }
 
     /// Replaying side, when it is done or gives up: stops the reader and waits until it has finished.
     func cancelAndWait() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        while !finished { condition.wait() }
-        condition.unlock()
+        state.withLock { $0.cancelled = true }
+        free.signal()  // a reader waiting for room wakes, sees the cancellation and stops
+        done.wait()
     }
 }
