@@ -40,6 +40,19 @@ extension LifecycleReducer {
         return nil
     }
 
+    /// The reducer's reusable list of crossings, moved out (so it can be filled while the reducer changes).
+    private mutating func takeCrossingScratch() -> [(id: Name, intoBackground: Bool)] {
+        var list: [(id: Name, intoBackground: Bool)] = []
+        swap(&list, &crossingScratch)
+        return list
+    }
+
+    /// Gives the list back, emptied, keeping its storage for the next crossing.
+    private mutating func returnCrossingScratch(_ list: inout [(id: Name, intoBackground: Bool)]) {
+        list.removeAll(keepingCapacity: true)
+        swap(&list, &crossingScratch)
+    }
+
     mutating func applyPhase(seq: UInt64, t: Double, _ newPhase: ScenePhase, window index: Int?) {
         guard hasRun else { return }
         let appLevelBefore = run.appLevelPhase
@@ -52,7 +65,10 @@ extension LifecycleReducer {
             if Self.skipsInactive(from, newPhase) { reportPhaseSkip(seq: seq, from: from, to: newPhase, subject: "window \(names[openWindows[index].id])") }
             setOwnPhase(newPhase, of: index)
             if let into = crossing(index, from: from, to: newPhase) {
-                phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: [(openWindows[index].id, into)])
+                var crossed = takeCrossingScratch()
+                crossed.append((openWindows[index].id, into))
+                phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: crossed)
+                returnCrossingScratch(&crossed)
                 return
             }
         } else {
@@ -63,11 +79,12 @@ extension LifecycleReducer {
             if appLevelBefore != newPhase, openWindows.indices.contains(where: {
                 openWindows[$0].ownPhase == nil && crossing($0, from: appLevelBefore, to: newPhase) != nil
             }) {
-                var crossed: [(id: Name, intoBackground: Bool)] = []
+                var crossed = takeCrossingScratch()
                 for i in openWindows.indices where openWindows[i].ownPhase == nil {
                     if let into = crossing(i, from: appLevelBefore, to: newPhase) { crossed.append((openWindows[i].id, into)) }
                 }
                 phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: crossed)
+                returnCrossingScratch(&crossed)
                 return
             }
         }

@@ -13,15 +13,9 @@ extension LifecycleReducer {
         }
         removeAllWindows()
         dirtyCount = 0
-        var scenes = NameMap<DeclaredScene>()
-        for scene in launch.scenes where scenes[scene.id] == nil {
-            scenes[scene.id] = DeclaredScene(kind: scene.kind, hasPresentedType: scene.hasPresentedType)
-        }
-        run = RunState(
-            number: runCount, launchSeq: seq, launchT: t, platform: launch.platform, scenes: scenes,
-            isBackgroundLaunch: launch.isBackgroundLaunch, build: launch.build, os: launch.os,
-            appWriter: takeInstance(), appLevelPhase: launch.isBackgroundLaunch ? .background : .inactive,
-            seen: SeenVersions(atStart: sharedVersions, startSeq: seq), lastSeq: seq)
+        // The new run reuses the last one's table storage, emptied.
+        run.relaunch(number: runCount, launchSeq: seq, launchT: t, launch: launch, appWriter: takeInstance(),
+                     seen: SeenVersions(atStart: sharedVersions, startSeq: seq))
         checkSupportedScenes(seq: seq, launch)
     }
 

@@ -28,6 +28,8 @@ public struct LifecycleReducer: Sendable {
     var openWindows: [OpenWindow] = []
     /// How many open windows have each phase of their own (the rest follow the app-level phase).
     var ownPhaseCounts = PhaseCounts()
+    /// Storage for the windows one phase event sends into or out of the background, reused.
+    var crossingScratch: [(id: Name, intoBackground: Bool)] = []
     /// Closed windows whose table storage ``addWindow`` reuses.
     var closedWindows: [OpenWindow] = []
     /// For each window id (a ``Name``), its position in ``openWindows``, or -1.

@@ -96,12 +96,18 @@ struct NameMap<Value> {
     mutating func update<R>(at i: Int, _ body: (inout Value) -> R) -> R { body(&values[i]) }
 
     /// Makes this map `other`'s keys with their saved versions, reusing this map's storage where it can.
+    /// Copies element by element into this map's own storage: sharing `other`'s
+    /// would make the next change to either allocate a copy.
     mutating func setSavedVersions(of other: NameMap<KeyState>) where Value == UInt64 {
-        if keys != other.keys { keys = other.keys }
+        if keys != other.keys {
+            keys.removeAll(keepingCapacity: true)
+            keys.append(contentsOf: other.keys)
+        }
         if values.count == other.values.count {
             for i in values.indices { values[i] = other.values[i].saved }
         } else {
-            values = other.values.map(\.saved)
+            values.removeAll(keepingCapacity: true)
+            for value in other.values { values.append(value.saved) }
         }
     }
 

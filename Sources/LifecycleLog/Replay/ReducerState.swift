@@ -168,7 +168,7 @@ struct OpenWindow {
         self.seen.startSeq = seen.startSeq
         self.seen.last.removeAll(keepingCapacity: true)
         sceneKeys.removeAll()
-        restoredFrom.removeAll()
+        restoredFrom = NameMap()  // shared with the restoration it came from: dropped, not emptied in place
         activities.removeAll()
         pendingBackground = nil
         self.restorationSlot = restorationSlot
@@ -232,6 +232,33 @@ struct RunState {
 
     /// No run: before the first launch.
     static let none = RunState()
+
+    /// Starts run `number` from `launch`, keeping the capacity of this run's tables.
+    mutating func relaunch(number: Int, launchSeq: UInt64, launchT: Double, launch: ReplayLaunch, appWriter: Int, seen: SeenVersions) {
+        self.number = number
+        self.launchSeq = launchSeq
+        self.launchT = launchT
+        platform = launch.platform
+        scenes.removeAll()
+        for scene in launch.scenes where scenes[scene.id] == nil {
+            scenes[scene.id] = DeclaredScene(kind: scene.kind, hasPresentedType: scene.hasPresentedType)
+        }
+        isBackgroundLaunch = launch.isBackgroundLaunch
+        build = launch.build
+        os = launch.os
+        self.appWriter = appWriter
+        appLevelPhase = launch.isBackgroundLaunch ? .background : .inactive
+        lastAppLevelPhaseSeq = nil
+        self.seen.atStart = seen.atStart
+        self.seen.startSeq = seen.startSeq
+        self.seen.last.removeAll(keepingCapacity: true)
+        appActivities.removeAll()
+        everActive = false
+        pendingApp = nil
+        reportedByMissedSave.removeAll(keepingCapacity: true)
+        terminateSeq = nil
+        lastSeq = launchSeq
+    }
 }
 
 /// A stretch of events during which a kill would have lost unsaved state (`--explore`).
