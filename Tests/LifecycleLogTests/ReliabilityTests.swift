@@ -6,13 +6,6 @@ import XCTest
 /// Damaged files, faults while recording, and other readers (issue: reliability and interoperability).
 final class ReliabilityTests: XCTestCase {
     /// Replaces the stored value of `key` in database `name` (a deliberate corruption).
-    private func overwrite(_ path: String, database name: String, key: [UInt8], with value: [UInt8]) throws {
-        let env = try LMDBEnvironment.open(path: path, mode: .readWriteExclusive)
-        try env.write { txn in
-            let db = try XCTUnwrap(try txn.openDatabase(name, create: false))
-            try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try txn.put(db, key: k, value: v, append: false) } }
-        }
-    }
 
     func testTheReferenceReaderDecodesTracesFromFORMATmdAlone() throws {
         let folder = TemporaryFolder()

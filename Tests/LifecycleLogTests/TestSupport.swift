@@ -165,3 +165,12 @@ let everyKindTrace = [
     #"{"event":"focusChange","t":11,"window":"w","payload":{"a":[{}],"b":""}}"#,
     #"{"event":"terminate","t":123456789012.25,"reason":"quit"}"#,
 ]
+
+/// Replaces the value stored under `key` in database `name` of the trace at `path` (to damage it on purpose).
+func overwrite(_ path: String, database name: String, key: [UInt8], with value: [UInt8]) throws {
+    let env = try LMDBEnvironment.open(path: path, mode: .readWriteExclusive)
+    try env.write { txn in
+        let db = try XCTUnwrap(try txn.openDatabase(name, create: false))
+        try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try txn.put(db, key: k, value: v, append: false) } }
+    }
+}
