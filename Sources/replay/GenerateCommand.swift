@@ -10,7 +10,7 @@ extension Replay {
                 Many runs, multi-window sessions, every event kind and a share of each bug. \
                 The simulated app mostly saves on time and reads before it writes; --bug-rate \
                 says how often, per thousand chances, it gets a habit wrong (default 5: about \
-                one finding per 300 events; 300 packs findings densely for tests). \
+                one finding per 500 events; 300 packs findings densely for tests). \
                 The same seed gives the same trace. The output is a trace file, or JSON Lines \
                 when its name ends in .jsonl.
 

@@ -24,7 +24,7 @@ public struct TraceGenerator: Sendable {
         /// At most this many windows open at once.
         public var windows: Int
         /// How often the app gets a habit wrong, per thousand chances (0 to 1,000).
-        /// The default, 5, gives about one finding per 300 events.
+        /// The default, 5, gives about one finding per 500 events.
         public var bugRate: Int
 
         /// Creates options.
