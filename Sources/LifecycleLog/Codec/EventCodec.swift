@@ -19,11 +19,17 @@ enum EventCodec {
 
     /// Appends the record of `event` to `w`, interning identifiers in `symbols`.
     static func encode(_ event: Event, into w: inout ByteWriter, symbols: inout SymbolTable) {
-        switch event.kind {
+        withUnsafePointer(to: event) { encode($0, into: &w, symbols: &symbols) }
+    }
+
+    /// ``encode(_:into:symbols:)`` of the event at `pointer`, read in place: the
+    /// append path encodes the elements of an array without copying them.
+    static func encode(_ event: UnsafePointer<Event>, into w: inout ByteWriter, symbols: inout SymbolTable) {
+        switch event.pointee.kind {
         case .unknown(let name):
-            w.byte(Tag.unknown.rawValue); time(event.t, &w); sym(name, &w, &symbols)
+            w.byte(Tag.unknown.rawValue); time(event.pointee.t, &w); sym(name, &w, &symbols)
         case .launch(let l):
-            w.byte(Tag.launch.rawValue); time(event.t, &w)
+            w.byte(Tag.launch.rawValue); time(event.pointee.t, &w)
             code(l.platform, in: platformCodes, &w)
             w.varint(UInt64(l.scenes.count))
             for scene in l.scenes {
@@ -33,28 +39,28 @@ enum EventCodec {
             }
             text(l.reason, &w); text(l.app, &w); text(l.os, &w); text(l.build, &w)
         case .terminate(let reason):
-            w.byte(Tag.terminate.rawValue); time(event.t, &w); text(reason, &w)
+            w.byte(Tag.terminate.rawValue); time(event.pointee.t, &w); text(reason, &w)
         case .open(let window, let scene, let value, let restored):
-            w.byte(Tag.open.rawValue); time(event.t, &w)
+            w.byte(Tag.open.rawValue); time(event.pointee.t, &w)
             sym(window, &w, &symbols); sym(scene, &w, &symbols)
             w.byte(restored.map { $0 ? 2 : 1 } ?? 0)
             if let value { w.byte(1); JSONValueCodec.encode(value, into: &w) } else { w.byte(0) }
         case .dismiss(let window, let reason):
-            w.byte(Tag.dismiss.rawValue); time(event.t, &w); sym(window, &w, &symbols); text(reason, &w)
+            w.byte(Tag.dismiss.rawValue); time(event.pointee.t, &w); sym(window, &w, &symbols); text(reason, &w)
         case .phase(let phase, let window):
-            w.byte(Tag.phase.rawValue); time(event.t, &w)
+            w.byte(Tag.phase.rawValue); time(event.pointee.t, &w)
             w.byte(phase == .active ? 1 : phase == .inactive ? 2 : 3)
             sym(window, &w, &symbols)
         case .delegate(let callback, let window):
-            w.byte(Tag.delegate.rawValue); time(event.t, &w); sym(callback, &w, &symbols); sym(window, &w, &symbols)
+            w.byte(Tag.delegate.rawValue); time(event.pointee.t, &w); sym(callback, &w, &symbols); sym(window, &w, &symbols)
         case .write(let key, let scope, let window, let base):
-            w.byte(Tag.write.rawValue); time(event.t, &w); sym(key, &w, &symbols)
+            w.byte(Tag.write.rawValue); time(event.pointee.t, &w); sym(key, &w, &symbols)
             w.byte(scopeCode(scope)); sym(window, &w, &symbols); w.varint(base.map { $0 &+ 1 } ?? 0)
         case .read(let key, let scope, let window, let v):
-            w.byte(Tag.read.rawValue); time(event.t, &w); sym(key, &w, &symbols)
+            w.byte(Tag.read.rawValue); time(event.pointee.t, &w); sym(key, &w, &symbols)
             w.byte(scopeCode(scope)); sym(window, &w, &symbols); w.varint(v.map { $0 &+ 1 } ?? 0)
         case .save(let keys, let window, let store):
-            w.byte(Tag.save.rawValue); time(event.t, &w)
+            w.byte(Tag.save.rawValue); time(event.pointee.t, &w)
             if let keys {
                 w.varint(UInt64(keys.count) + 1)
                 for key in keys { sym(key, &w, &symbols) }
@@ -63,12 +69,12 @@ enum EventCodec {
             }
             sym(window, &w, &symbols); text(store, &w)
         case .activity(let name, let state, let window):
-            w.byte(Tag.activity.rawValue); time(event.t, &w); sym(name, &w, &symbols)
+            w.byte(Tag.activity.rawValue); time(event.pointee.t, &w); sym(name, &w, &symbols)
             w.byte(state == .start ? 1 : 2); sym(window, &w, &symbols)
         case .mark(let label):
-            w.byte(Tag.mark.rawValue); time(event.t, &w); text(label, &w)
+            w.byte(Tag.mark.rawValue); time(event.pointee.t, &w); text(label, &w)
         }
-        extras(event.extraFields, &w, &symbols)
+        extras(event.pointee.extraFields, &w, &symbols)
     }
 
     /// A name: 0 for none, else its symbol id plus one.

@@ -131,14 +131,15 @@ public final class TraceWriter {
                 var seq = firstSeq
                 // Arrays and slices lend their elements in place; other collections are copied from.
                 let lent: Void? = try events.withContiguousStorageIfAvailable { buffer in
-                    for i in buffer.indices {
-                        try Self.put(buffer[i], seq: seq, in: txn, databases, symbols: &symbols, scratch: &scratch)
+                    guard let first = buffer.baseAddress else { return }
+                    for i in 0..<buffer.count {
+                        try Self.put(first + i, seq: seq, in: txn, databases, symbols: &symbols, scratch: &scratch)
                         seq += 1
                     }
                 }
                 if lent == nil {
                     for event in events {
-                        try Self.put(event, seq: seq, in: txn, databases, symbols: &symbols, scratch: &scratch)
+                        try withUnsafePointer(to: event) { try Self.put($0, seq: seq, in: txn, databases, symbols: &symbols, scratch: &scratch) }
                         seq += 1
                     }
                 }
@@ -157,7 +158,7 @@ public final class TraceWriter {
 
     /// Encodes `event` (interning new names, which it stores too) and stores it under `seq`.
     @inline(__always)
-    private static func put(_ event: Event, seq: UInt64, in txn: borrowing LMDBTransaction, _ databases: TraceDatabases,
+    private static func put(_ event: UnsafePointer<Event>, seq: UInt64, in txn: borrowing LMDBTransaction, _ databases: TraceDatabases,
                             symbols: inout SymbolTable, scratch: inout ByteWriter) throws {
         scratch.reset()
         let before = symbols.count
