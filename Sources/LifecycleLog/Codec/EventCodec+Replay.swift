@@ -9,7 +9,7 @@ extension EventCodec {
         var r = ByteReader(bytes)
         let tagByte = try r.byte()
         guard let tag = Tag(rawValue: tagByte) else { throw r.corrupt("unknown event tag \(tagByte)") }
-        let t = try readReplayTime(&r)
+        let t = try readTime(&r)
         let limit = UInt64(symbolCount)
         var e = ReplayEvent(t: t, kind: ReplayEvent.Kind(rawValue: tag.rawValue) ?? .unknown)
         switch tag {
@@ -74,10 +74,10 @@ extension EventCodec {
                 try skipExtras(&r, limit: limit)
                 scenes.append(.init(id: id, kind: SceneKind(rawValue: symbols[Int(kindName)]), hasPresentedType: presented))
             }
-            let reason = try text(&r)
+            let reason = try readText(&r)
             _ = try skipText(&r)  // app
-            let os = try text(&r)
-            let build = try text(&r)
+            let os = try readText(&r)
+            let build = try readText(&r)
             e.attach(ReplayExtra(launch: ReplayLaunch(platform: platform, scenes: scenes, isBackgroundLaunch: reason == "background", build: build, os: os)), to: &extras)
         }
         try skipExtras(&r, limit: limit)
@@ -113,7 +113,8 @@ extension EventCodec {
         return true
     }
 
-    private static func text(_ r: inout ByteReader) throws -> String? {
+    /// An optional free-text field: 0 for none, else its UTF-8 length plus one, then the bytes.
+    static func readText(_ r: inout ByteReader) throws -> String? {
         let n = try r.varint()
         if n == 0 { return nil }
         guard n - 1 <= UInt64(r.bytes.count - r.offset) else { throw r.corrupt("text past the end") }
@@ -139,15 +140,6 @@ extension EventCodec {
         return v == 0 ? nil : v - 1
     }
 
-    @inline(__always)
-    private static func readReplayTime(_ r: inout ByteReader) throws -> Double {
-        let v = try r.varint()
-        if v & 1 == 0 { return Double(v >> 1) }
-        guard v == 1 else { throw r.corrupt("bad time encoding") }
-        let d = try r.double()
-        guard d.isFinite, d >= 0 else { throw r.corrupt("bad time value") }
-        return d
-    }
 
     /// Checks and skips the unknown fields of a record.
     @inline(__always)

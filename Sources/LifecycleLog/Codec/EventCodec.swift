@@ -149,16 +149,7 @@ enum EventCodec {
             guard let s = try optionalSym() else { throw r.corrupt("missing required name") }
             return s
         }
-        func text() throws -> String? {
-            let n = try r.varint()
-            if n == 0 { return nil }
-            guard n - 1 <= UInt64(r.bytes.count - r.offset) else { throw r.corrupt("text past the end") }
-            let slice = UnsafeRawBufferPointer(rebasing: r.bytes[r.offset..<(r.offset + Int(n - 1))])
-            let s = String(decoding: slice, as: UTF8.self)
-            guard s.utf8.elementsEqual(slice) else { throw r.corrupt("invalid UTF-8") }
-            r.offset += Int(n - 1)
-            return s
-        }
+        func text() throws -> String? { try readText(&r) }
         func code<T>(_ table: [T]) throws -> T? {
             let c = try r.byte()
             if c == 0 { return nil }
@@ -224,7 +215,9 @@ enum EventCodec {
         return Event(t: t, kind, extraFields: extra)
     }
 
-    private static func readTime(_ r: inout ByteReader) throws -> Double {
+    /// A time: a whole number of milliseconds as an even varint, or 1 then a double.
+    @inline(__always)
+    static func readTime(_ r: inout ByteReader) throws -> Double {
         let v = try r.varint()
         if v & 1 == 0 { return Double(v >> 1) }
         guard v == 1 else { throw r.corrupt("bad time encoding") }
