@@ -11,14 +11,14 @@ extension EventCodec {
         guard let tag = Tag(rawValue: tagByte) else { throw r.corrupt("unknown event tag \(tagByte)") }
         let t = try readTime(&r)
         let limit = UInt64(symbolCount)
-        var e = ReplayEvent(t: t, kind: ReplayEvent.Kind(rawValue: tag.rawValue) ?? .unknown)
+        var e = ReplayEvent(t: t, kind: tag)
         switch tag {
         case .phase:
-            e.code = try code(&r, 3)
+            e.phase = try requiredCode(&r, ScenePhase.init(storedCode:))
             e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
         case .write, .read:
             e.name = try name(&r, limit)
-            e.code = try code(&r, 3)
+            e.scope = try requiredCode(&r, StateScope.init(storedCode:))
             e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
             if let v = try version(&r) {
                 e.hasVersion = true
@@ -39,7 +39,7 @@ extension EventCodec {
             if let keys { e.attach(ReplayExtra(keys: keys), to: &extras) }
         case .activity:
             e.name = try name(&r, limit)
-            e.code = try code(&r, 2)
+            e.activityState = try requiredCode(&r, ActivityState.init(storedCode:))
             e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
         case .delegate:
             _ = try name(&r, limit)  // callback
@@ -49,7 +49,7 @@ extension EventCodec {
             e.name = try name(&r, limit)
             let restoredCode = try r.byte()
             guard restoredCode <= 2 else { throw r.corrupt("bad restored flag") }
-            e.code = restoredCode == 2 ? 1 : 0
+            e.restored = restoredCode == 2
             let hasValue = try r.byte()
             guard hasValue <= 1 else { throw r.corrupt("bad value flag") }
             if hasValue == 1 { e.attach(ReplayExtra(value: try JSONValueCodec.decode(&r, depth: 0)), to: &extras) }
@@ -63,7 +63,7 @@ extension EventCodec {
         case .unknown:
             e.name = try name(&r, limit)
         case .launch:
-            let platform = platformCodes[Int(try code(&r, UInt8(platformCodes.count)))]
+            let platform = try requiredCode(&r, Platform.init(storedCode:))
             let sceneCount = try r.count(limit: r.bytes.count)
             var scenes: [ReplayLaunch.Scene] = []
             for _ in 0..<sceneCount {
@@ -123,15 +123,6 @@ extension EventCodec {
         guard s.utf8.elementsEqual(slice) else { throw r.corrupt("invalid UTF-8") }
         r.offset += Int(n - 1)
         return s
-    }
-
-    /// A required one-byte code into a table of `count` entries, 0-based.
-    @inline(__always)
-    private static func code(_ r: inout ByteReader, _ count: UInt8) throws -> UInt8 {
-        let c = try r.byte()
-        guard c != 0 else { throw r.corrupt("missing required code") }
-        guard c <= count else { throw r.corrupt("unknown code \(c)") }
-        return c - 1
     }
 
     @inline(__always)

@@ -6,14 +6,28 @@ enum EventCodec {
     /// The record layout this version writes and reads.
     static let layoutVersion: UInt32 = 1
 
-    enum Tag: UInt8 {
+    enum Tag: UInt8, Sendable {
         case unknown = 0, launch, terminate, open, dismiss, phase, delegate, write, read, save, activity, mark
+
+        /// The kind's name in the `event` field (an unknown kind carries its own).
+        var name: String {
+            switch self {
+            case .unknown: return "unknown"
+            case .launch: return "launch"
+            case .terminate: return "terminate"
+            case .open: return "open"
+            case .dismiss: return "dismiss"
+            case .phase: return "phase"
+            case .delegate: return "delegate"
+            case .write: return "write"
+            case .read: return "read"
+            case .save: return "save"
+            case .activity: return "activity"
+            case .mark: return "mark"
+            }
+        }
     }
 
-    static let platformCodes: [Platform] = [.iOS, .iPadOS, .macOS, .macCatalyst, .tvOS, .watchOS, .visionOS]
-    static let phaseCodes: [ScenePhase] = [.active, .inactive, .background]
-    static let scopeCodes: [StateScope] = [.scene, .app, .shared]
-    static let stateCodes: [ActivityState] = [.start, .stop]
 
     // MARK: Encoding
 
@@ -30,7 +44,7 @@ enum EventCodec {
             w.byte(Tag.unknown.rawValue); time(event.pointee.t, &w); sym(name, &w, &symbols)
         case .launch(let l):
             w.byte(Tag.launch.rawValue); time(event.pointee.t, &w)
-            code(l.platform, in: platformCodes, &w)
+            w.byte(l.platform.storedCode)
             w.varint(UInt64(l.scenes.count))
             for scene in l.scenes {
                 sym(scene.id, &w, &symbols); sym(scene.kind.rawValue, &w, &symbols)
@@ -49,16 +63,16 @@ enum EventCodec {
             w.byte(Tag.dismiss.rawValue); time(event.pointee.t, &w); sym(window, &w, &symbols); text(reason, &w)
         case .phase(let phase, let window):
             w.byte(Tag.phase.rawValue); time(event.pointee.t, &w)
-            w.byte(phase == .active ? 1 : phase == .inactive ? 2 : 3)
+            w.byte(phase.storedCode)
             sym(window, &w, &symbols)
         case .delegate(let callback, let window):
             w.byte(Tag.delegate.rawValue); time(event.pointee.t, &w); sym(callback, &w, &symbols); sym(window, &w, &symbols)
         case .write(let key, let scope, let window, let base):
             w.byte(Tag.write.rawValue); time(event.pointee.t, &w); sym(key, &w, &symbols)
-            w.byte(scopeCode(scope)); sym(window, &w, &symbols); w.varint(base.map { $0 &+ 1 } ?? 0)
+            w.byte(scope.storedCode); sym(window, &w, &symbols); w.varint(base.map { $0 &+ 1 } ?? 0)
         case .read(let key, let scope, let window, let v):
             w.byte(Tag.read.rawValue); time(event.pointee.t, &w); sym(key, &w, &symbols)
-            w.byte(scopeCode(scope)); sym(window, &w, &symbols); w.varint(v.map { $0 &+ 1 } ?? 0)
+            w.byte(scope.storedCode); sym(window, &w, &symbols); w.varint(v.map { $0 &+ 1 } ?? 0)
         case .save(let keys, let window, let store):
             w.byte(Tag.save.rawValue); time(event.pointee.t, &w)
             if let keys {
@@ -70,7 +84,7 @@ enum EventCodec {
             sym(window, &w, &symbols); text(store, &w)
         case .activity(let name, let state, let window):
             w.byte(Tag.activity.rawValue); time(event.pointee.t, &w); sym(name, &w, &symbols)
-            w.byte(state == .start ? 1 : 2); sym(window, &w, &symbols)
+            w.byte(state.storedCode); sym(window, &w, &symbols)
         case .mark(let label):
             w.byte(Tag.mark.rawValue); time(event.pointee.t, &w); text(label, &w)
         }
@@ -89,21 +103,6 @@ enum EventCodec {
         guard let s else { w.byte(0); return }
         w.varint(UInt64(s.utf8.count) + 1)
         w.utf8(s)
-    }
-
-    /// A code: 0 for none, else its position in `table` plus one.
-    private static func code<T: Equatable>(_ value: T?, in table: [T], _ w: inout ByteWriter) {
-        guard let value, let i = table.firstIndex(of: value) else { w.byte(0); return }
-        w.byte(UInt8(i + 1))
-    }
-
-    @inline(__always)
-    private static func scopeCode(_ scope: StateScope) -> UInt8 {
-        switch scope {
-        case .scene: return 1
-        case .app: return 2
-        case .shared: return 3
-        }
     }
 
     @inline(__always)
@@ -150,16 +149,6 @@ enum EventCodec {
             return s
         }
         func text() throws -> String? { try readText(&r) }
-        func code<T>(_ table: [T]) throws -> T? {
-            let c = try r.byte()
-            if c == 0 { return nil }
-            guard Int(c) <= table.count else { throw r.corrupt("unknown code \(c)") }
-            return table[Int(c) - 1]
-        }
-        func requiredCode<T>(_ table: [T]) throws -> T {
-            guard let value = try code(table) else { throw r.corrupt("missing required code") }
-            return value
-        }
         func version() throws -> UInt64? {
             let v = try r.varint()
             return v == 0 ? nil : v - 1
@@ -169,7 +158,7 @@ enum EventCodec {
         switch tag {
         case .unknown: kind = .unknown(name: try requiredSym())
         case .launch:
-            let platform = try requiredCode(platformCodes)
+            let platform = try requiredCode(&r, Platform.init(storedCode:))
             let sceneCount = try r.count(limit: r.bytes.count)
             var scenes: [SceneDeclaration] = []
             for _ in 0..<sceneCount {
@@ -193,10 +182,10 @@ enum EventCodec {
             let value = hasValue == 1 ? try JSONValueCodec.decode(&r, depth: 0) : nil
             kind = .open(window: window, scene: scene, value: value, restored: restoredCode == 0 ? nil : restoredCode == 2)
         case .dismiss: kind = .dismiss(window: try requiredSym(), reason: try text())
-        case .phase: kind = .phase(try requiredCode(phaseCodes), window: try optionalSym())
+        case .phase: kind = .phase(try requiredCode(&r, ScenePhase.init(storedCode:)), window: try optionalSym())
         case .delegate: kind = .delegate(callback: try requiredSym(), window: try optionalSym())
-        case .write: kind = .write(key: try requiredSym(), scope: try requiredCode(scopeCodes), window: try optionalSym(), base: try version())
-        case .read: kind = .read(key: try requiredSym(), scope: try requiredCode(scopeCodes), window: try optionalSym(), version: try version())
+        case .write: kind = .write(key: try requiredSym(), scope: try requiredCode(&r, StateScope.init(storedCode:)), window: try optionalSym(), base: try version())
+        case .read: kind = .read(key: try requiredSym(), scope: try requiredCode(&r, StateScope.init(storedCode:)), window: try optionalSym(), version: try version())
         case .save:
             let n = try r.varint()
             var keys: [String]?
@@ -205,7 +194,7 @@ enum EventCodec {
                 keys = try (0..<Int(n - 1)).map { _ in try requiredSym() }
             }
             kind = .save(keys: keys, window: try optionalSym(), store: try text())
-        case .activity: kind = .activity(name: try requiredSym(), state: try requiredCode(stateCodes), window: try optionalSym())
+        case .activity: kind = .activity(name: try requiredSym(), state: try requiredCode(&r, ActivityState.init(storedCode:)), window: try optionalSym())
         case .mark:
             guard let label = try text() else { throw r.corrupt("missing label") }
             kind = .mark(label: label)

@@ -151,11 +151,8 @@ extension LifecycleReducer {
                 // `!`: the ids were just read from openWindows.
                 let index = windowIndex(id)!
                 if intoBackground {
-                    var unsaved = Set<KeyRef>()
-                    for (i, name) in openWindows[index].sceneKeys.keys.enumerated() where openWindows[index].sceneKeys.values[i].isDirty {
-                        unsaved.insert(openWindows[index].sceneKeyRef(name))
-                    }
-                    if !unsaved.isEmpty { openWindows[index].pendingBackground = PendingSave(seq: seq, keys: unsaved) }
+                    let unsaved = dirtySceneKeys(of: index)
+                    if !unsaved.isEmpty { openWindows[index].pendingBackground = PendingSave(seq: seq, keys: Set(unsaved)) }
                     if !openWindows[index].activities.isEmpty {
                         running.append("window \(names[id])'s \(quotedList(openWindows[index].activities.keys))")
                         runningSince += openWindows[index].activities.values
@@ -167,11 +164,8 @@ extension LifecycleReducer {
             }
         }
         if appBefore != .background && newApp == .background {
-            if dirtyCount > 0 {
-                var unsaved = Set<KeyRef>()
-                for i in sharedKeys.indices where sharedKeys[i].state.isDirty { unsaved.insert(sharedKeys[i].ref) }
-                if !unsaved.isEmpty { run.pendingApp = PendingSave(seq: seq, keys: unsaved) }
-            }
+            let unsaved = dirtySharedKeys()
+            if !unsaved.isEmpty { run.pendingApp = PendingSave(seq: seq, keys: unsaved) }
             if !run.appActivities.isEmpty {
                 let activities = run.appActivities
                 running.append("the app-wide \(quotedList(activities.keys))")

@@ -71,10 +71,7 @@ extension LifecycleReducer {
 
     mutating func applyDismiss(seq: UInt64, t: Double, index: Int) {
         let appBefore = appPhase
-        var unsaved: [KeyRef] = []
-        for (i, name) in openWindows[index].sceneKeys.keys.enumerated() where openWindows[index].sceneKeys.values[i].isDirty {
-            unsaved.append(openWindows[index].sceneKeyRef(name))
-        }
+        var unsaved = dirtySceneKeys(of: index)
         if !unsaved.isEmpty {
             unsaved = ordered(unsaved)
             report(.unsavedDismiss, at: seq, related: lastWriteSeqs(unsaved),

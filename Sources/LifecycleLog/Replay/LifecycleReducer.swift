@@ -167,7 +167,7 @@ public struct LifecycleReducer: Sendable {
             run.terminateSeq = seq
             endRun(at: seq, nextLaunch: nil)
         case .open:
-            applyOpen(seq: seq, t: event.t, window: event.window, scene: event.name, value: event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)].value, restored: event.code == 1)
+            applyOpen(seq: seq, t: event.t, window: event.window, scene: event.name, value: event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)].value, restored: event.restored)
         case .dismiss:
             // `!`: a dismiss always names a window, checked open above.
             applyDismiss(seq: seq, t: event.t, index: index!)
@@ -293,13 +293,27 @@ public struct LifecycleReducer: Sendable {
 
     /// Every key of the running process with unsaved changes.
     func dirtyKeys() -> Set<KeyRef> {
+        guard dirtyCount > 0 else { return [] }
+        var keys = dirtySharedKeys()
+        for w in openWindows.indices { keys.formUnion(dirtySceneKeys(of: w)) }
+        return keys
+    }
+
+    /// The `app` and `shared` keys with unsaved changes.
+    @inline(__always)
+    func dirtySharedKeys() -> Set<KeyRef> {
         var keys = Set<KeyRef>()
         guard dirtyCount > 0 else { return keys }
         for i in sharedKeys.indices where sharedKeys[i].state.isDirty { keys.insert(sharedKeys[i].ref) }
-        for w in openWindows.indices {
-            for (i, name) in openWindows[w].sceneKeys.keys.enumerated() where openWindows[w].sceneKeys.values[i].isDirty {
-                keys.insert(openWindows[w].sceneKeyRef(name))
-            }
+        return keys
+    }
+
+    /// The scene keys of the window at `index` in ``openWindows`` with unsaved changes.
+    @inline(__always)
+    func dirtySceneKeys(of index: Int) -> [KeyRef] {
+        var keys: [KeyRef] = []
+        for (i, name) in openWindows[index].sceneKeys.keys.enumerated() where openWindows[index].sceneKeys.values[i].isDirty {
+            keys.append(openWindows[index].sceneKeyRef(name))
         }
         return keys
     }

@@ -30,15 +30,6 @@ struct NameTable: Sendable {
         return name
     }
 
-    /// The name of `s` if it was interned or adopted, without adding it.
-    mutating func lookUp(_ s: String) -> Name? {
-        while indexed < strings.count {
-            if index[strings[indexed]] == nil { index[strings[indexed]] = Name(indexed) }
-            indexed += 1
-        }
-        return index[s]
-    }
-
     /// Takes a trace's symbol table as the names, so that stored symbol ids
     /// are names. `symbols` must extend what was adopted before (a trace
     /// only ever appends symbols).

@@ -16,18 +16,7 @@ struct KeyRef: Hashable {
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(UInt64(truncatingIfNeeded: instance) << 34 | UInt64(name) << 2 | UInt64(scope.code))
-    }
-}
-
-extension StateScope {
-    /// 0, 1, 2 in declaration order.
-    var code: UInt8 {
-        switch self {
-        case .scene: return 0
-        case .app: return 1
-        case .shared: return 2
-        }
+        hasher.combine(UInt64(truncatingIfNeeded: instance) << 34 | UInt64(name) << 2 | UInt64(scope.storedCode))
     }
 }
 

@@ -15,11 +15,6 @@ struct ReplayBatch: Sendable {
         self.firstSeq = firstSeq
         self.symbols = symbols
     }
-
-    /// The extra fields of `event`, one of ``events``.
-    func extra(of event: ReplayEvent) -> ReplayExtra? {
-        event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)]
-    }
 }
 
 /// Replays a trace file on two threads: a reader decodes batches of events

@@ -1,0 +1,95 @@
+/// The one-byte codes of the stored format (FORMAT.md, "code(T)"): `0` means
+/// absent, otherwise a value's position in its table, plus one. Each mapping
+/// is written here once, both ways, and every encoder and decoder uses it.
+
+extension ScenePhase {
+    /// The code in FORMAT.md's phase table.
+    var storedCode: UInt8 {
+        switch self {
+        case .active: return 1
+        case .inactive: return 2
+        case .background: return 3
+        }
+    }
+
+    init?(storedCode: UInt8) {
+        switch storedCode {
+        case 1: self = .active
+        case 2: self = .inactive
+        case 3: self = .background
+        default: return nil
+        }
+    }
+}
+
+extension StateScope {
+    /// The code in FORMAT.md's scope table.
+    var storedCode: UInt8 {
+        switch self {
+        case .scene: return 1
+        case .app: return 2
+        case .shared: return 3
+        }
+    }
+
+    init?(storedCode: UInt8) {
+        switch storedCode {
+        case 1: self = .scene
+        case 2: self = .app
+        case 3: self = .shared
+        default: return nil
+        }
+    }
+}
+
+extension ActivityState {
+    /// The code in FORMAT.md's state table.
+    var storedCode: UInt8 { self == .start ? 1 : 2 }
+
+    init?(storedCode: UInt8) {
+        switch storedCode {
+        case 1: self = .start
+        case 2: self = .stop
+        default: return nil
+        }
+    }
+}
+
+extension Platform {
+    /// The code in FORMAT.md's platform table.
+    var storedCode: UInt8 {
+        switch self {
+        case .iOS: return 1
+        case .iPadOS: return 2
+        case .macOS: return 3
+        case .macCatalyst: return 4
+        case .tvOS: return 5
+        case .watchOS: return 6
+        case .visionOS: return 7
+        }
+    }
+
+    init?(storedCode: UInt8) {
+        switch storedCode {
+        case 1: self = .iOS
+        case 2: self = .iPadOS
+        case 3: self = .macOS
+        case 4: self = .macCatalyst
+        case 5: self = .tvOS
+        case 6: self = .watchOS
+        case 7: self = .visionOS
+        default: return nil
+        }
+    }
+}
+
+extension EventCodec {
+    /// Reads a required code with `decode`: `corruptTrace` when it is 0 or not in the table.
+    @inline(__always)
+    static func requiredCode<T>(_ r: inout ByteReader, _ decode: (UInt8) -> T?) throws -> T {
+        let c = try r.byte()
+        guard c != 0 else { throw r.corrupt("missing required code") }
+        guard let value = decode(c) else { throw r.corrupt("unknown code \(c)") }
+        return value
+    }
+}
