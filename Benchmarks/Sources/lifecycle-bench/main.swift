@@ -158,10 +158,10 @@ let recorderDurable = try best(3) {
 rows.append(Row(name: "(d) durable append (LifecycleRecorder .everyEvent)", ours: krate(d, recorderDurable), baseline: krate(d, cDurable),
                 ratio: String(format: "%.2f×", recorderDurable / cDurable) + " time", target: "≤ 1.2× time"))
 
-/// Runs the `replay` command to its end, its output discarded. `posix_spawn` and
+/// Starts the `replay` command with its output discarded. `posix_spawn` and
 /// `waitpid` directly: Foundation's `Process.waitUntilExit` polls, which
 /// rounds short runs up to its polling interval.
-func runReplay(_ arguments: [String]) throws {
+func spawnReplay(_ arguments: [String]) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -172,21 +172,24 @@ func runReplay(_ arguments: [String]) throws {
     guard posix_spawn(&pid, options.replay, &actions, nil, argv, environ) == 0 else {
         throw CocoaError(.executableLoad)
     }
+    return pid
+}
+
+/// Runs the `replay` command to its end.
+func runReplay(_ arguments: [String]) throws {
+    let pid = try spawnReplay(arguments)
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
 }
 
 // (e) Peak anonymous memory of `replay --assert` on N and on 10 N events.
 func peakRssAnon(_ arguments: [String]) throws -> (kib: Int, seconds: Double) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: options.replay)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
     let start = now()
-    try process.run()
+    let pid = try spawnReplay(arguments)
     var peak = 0
-    let status = "/proc/\(process.processIdentifier)/status"
-    while process.isRunning {
+    let status = "/proc/\(pid)/status"
+    var exitStatus: Int32 = 0
+    while waitpid(pid, &exitStatus, WNOHANG) == 0 {
         if let text = try? String(contentsOfFile: status, encoding: .utf8),
            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("RssAnon:") }),
            let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) {

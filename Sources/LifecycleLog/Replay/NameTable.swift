@@ -111,4 +111,3 @@ struct NameMap<Value> {
 }
 
 extension NameMap: Sendable where Value: Sendable {}
-extension NameMap: Equatable where Value: Equatable {}
