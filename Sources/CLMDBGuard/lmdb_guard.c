@@ -1,7 +1,12 @@
-// The one place where LifecycleLog catches hardware faults. Audited rules:
+// The one place where LifecycleLog catches hardware faults and liblmdb's own
+// assertions. Audited rules:
 // - the handler only jumps when the faulting thread is inside a guarded call
 //   (a thread-local flag); any other fault goes to the handler that was
 //   installed before (Swift's backtracer) or to the default action;
+// - liblmdb's assertion callback (installed on every environment by
+//   lmdb_guard_watch) jumps the same way, from inside the failing liblmdb
+//   call; outside a guarded call it returns, and liblmdb prints and aborts
+//   as it always does (the writers' open check keeps them off that path);
 // - the jump target is set in the wrapper itself, so siglongjmp unwinds
 //   liblmdb's C frames only, never Swift frames;
 // - after a fault the signal is unblocked again (see recovered()).
@@ -14,6 +19,10 @@
 
 // initial-exec: a plain thread-pointer load, not a call to __tls_get_addr per guarded call.
 static __thread sigjmp_buf *guard_target __attribute__((tls_model("initial-exec")));
+/// Why the last guarded call on this thread was left: LMDB_GUARD_DAMAGED (a
+/// fault) or LMDB_GUARD_ASSERTION, with liblmdb's message in `assertion`.
+static __thread int guard_reason __attribute__((tls_model("initial-exec")));
+static __thread char assertion[320] __attribute__((tls_model("initial-exec")));
 static struct sigaction previous_segv, previous_bus;
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 
@@ -31,8 +40,33 @@ static void pass_on(int sig, siginfo_t *info, void *context) {
 
 static void on_fault(int sig, siginfo_t *info, void *context) {
     sigjmp_buf *target = guard_target;
-    if (target) siglongjmp(*target, 1);
+    if (target) {
+        guard_reason = LMDB_GUARD_DAMAGED;
+        siglongjmp(*target, 1);
+    }
     pass_on(sig, info, context);
+}
+
+// liblmdb calls this from mdb_assert_fail, inside the liblmdb call that found
+// a broken page, just before it would print `msg` and abort().
+static void on_assertion(MDB_env *env, const char *msg) {
+    (void)env;
+    sigjmp_buf *target = guard_target;
+    if (!target) return;  // not inside a guarded call: liblmdb aborts as before
+    size_t n = strlen(msg);
+    if (n >= sizeof assertion) n = sizeof assertion - 1;
+    memcpy(assertion, msg, n);
+    assertion[n] = 0;
+    guard_reason = LMDB_GUARD_ASSERTION;
+    siglongjmp(*target, 1);
+}
+
+int lmdb_guard_watch(MDB_env *env) {
+    return mdb_env_set_assert(env, on_assertion);
+}
+
+const char *lmdb_guard_last_assertion(void) {
+    return assertion;
 }
 
 static void install(void) {
@@ -74,7 +108,7 @@ static void recovered(void) {
     if (sigsetjmp(target, 0) != 0) {                        \
         guard_target = NULL;                                \
         recovered();                                        \
-        return LMDB_GUARD_DAMAGED;                          \
+        return guard_reason;                                \
     }                                                       \
     guard_target = &target;                                 \
     int rc = (call);                                        \
@@ -113,7 +147,7 @@ int lmdb_guard_cursor_batch(MDB_cursor *cursor, MDB_cursor_op first, MDB_val *ke
         guard_target = NULL;
         recovered();
         *count = done;
-        return LMDB_GUARD_DAMAGED;
+        return guard_reason;
     }
     guard_target = &target;
     int rc = MDB_SUCCESS;

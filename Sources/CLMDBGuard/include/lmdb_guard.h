@@ -6,10 +6,23 @@
 // liblmdb call (the jump never crosses anything but C frames), and touch
 // every page of each key and value they return, so that a value running past
 // the end of the file faults here, caught, rather than later in the decoder.
+// liblmdb also checks page types with its own assertions, which abort the
+// process: on an environment passed to lmdb_guard_watch, an assertion inside
+// a guarded call leaves that call the way a fault does.
 #include <lmdb.h>
 
 /// Returned when the call faulted, or a returned key or value does not lie in the file.
 #define LMDB_GUARD_DAMAGED (-30900)
+/// Returned when one of liblmdb's assertions failed inside the call (a broken
+/// page); lmdb_guard_last_assertion() gives liblmdb's message.
+#define LMDB_GUARD_ASSERTION (-30901)
+
+/// Installs the guard's assertion callback on `env` (mdb_env_set_assert).
+/// Call it right after mdb_env_create, on every environment, readers and writers.
+int lmdb_guard_watch(MDB_env *env);
+
+/// liblmdb's message for the last LMDB_GUARD_ASSERTION on this thread.
+const char *lmdb_guard_last_assertion(void);
 
 int lmdb_guard_cursor_get(MDB_cursor *cursor, MDB_val *key, MDB_val *value, MDB_cursor_op op);
 int lmdb_guard_get(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *value);

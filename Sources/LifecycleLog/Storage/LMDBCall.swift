@@ -27,7 +27,16 @@ enum LMDBCall {
         if status == LMDB_GUARD_DAMAGED {
             return LifecycleLogError(
                 .corruptTrace,
-                "the trace file is damaged: liblmdb was sent outside the file by a broken page; recover what comes before the damage with `replay export --salvage`",
+                "the trace file is damaged: liblmdb was sent outside the file by a broken page; recover what is still readable with `replay export --salvage`",
+                path: path, lmdbStatus: status, function: "\(function)")
+        }
+        if status == LMDB_GUARD_ASSERTION {
+            // liblmdb's message names its own source line, which says nothing to a user: keep only the check.
+            let check = String(cString: lmdb_guard_last_assertion())
+            let what = check.split(separator: ":", maxSplits: 2).last.map { $0.trimmingPrefix(" ") } ?? Substring(check)
+            return LifecycleLogError(
+                .corruptTrace,
+                "the trace file is damaged: liblmdb found a broken page (\(what)); recover what is still readable with `replay export --salvage`",
                 path: path, lmdbStatus: status, function: "\(function)")
         }
         switch status {

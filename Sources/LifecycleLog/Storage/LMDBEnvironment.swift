@@ -1,4 +1,5 @@
 import CLMDB
+import CLMDBGuard
 import Synchronization
 
 #if canImport(Glibc)
@@ -112,6 +113,8 @@ final class LMDBEnvironment: @unchecked Sendable {
         pthread_rwlock_init(remapLock, nil)
         // From here every stored property is set, so a throw still runs
         // deinit, which closes the handle: it must not be closed here too.
+        // liblmdb's assertions on broken pages leave a guarded call as an error instead of aborting.
+        try LMDBCall.check("mdb_env_set_assert", lmdb_guard_watch(handle), path: path)
         try LMDBCall.check("mdb_env_set_maxdbs", mdb_env_set_maxdbs(handle, Self.maxDatabases), path: path)
         var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
         switch mode {
