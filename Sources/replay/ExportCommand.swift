@@ -11,7 +11,8 @@ extension Replay {
                 imported or recorded with. Without -o the lines go to standard output.
 
                 A damaged trace fails the export (exit 2, nothing written) unless --salvage asks for \
-                the events before the damage.
+                every event that can still be read: all those before the damage, then those the \
+                file's pages still hold after it (also from a truncated file).
 
                 Example:
                   replay export session.lmdb -o session.jsonl
@@ -24,22 +25,15 @@ extension Replay {
         @Option(name: .shortAndLong, help: "The JSON Lines file to write ('-' or none for standard output).")
         var output: String?
 
-        @Flag(help: "Recover a damaged trace: write every event before the first damaged one, say where it stopped, and exit 0.")
+        @Flag(help: "Recover a damaged trace: write every event that can still be read, in seq order, say what could not be, and exit 0.")
         var salvage = false
 
         func run() throws {
+            if salvage { return try runSalvage() }
             let opened = try Trace(path: trace)
             let out = try Output.to(path: output)
             do {
-                if salvage {
-                    let (events, stoppedBy) = try TraceInterchange.salvageJSONLines(opened) { out.write($0) }
-                    try out.commit()
-                    if let stoppedBy {
-                        Output.standardError.write("replay: salvaged \(events) events; stopped at the damage: \(stoppedBy)\n")
-                    } else {
-                        Output.standardError.write("replay: the trace is whole: exported all \(events) events\n")
-                    }
-                } else if output == nil || output == "-" {
+                if output == nil || output == "-" {
                     // Standard output cannot be renamed into place: gather (spilling to
                     // disk) so that a trace damaged halfway prints nothing but its error.
                     let body = SpillBuffer()
@@ -50,6 +44,18 @@ extension Replay {
                     try TraceInterchange.exportJSONLines(opened) { out.write($0) }
                     try out.commit()
                 }
+            } catch {
+                out.discard()
+                throw error
+            }
+        }
+
+        private func runSalvage() throws {
+            let out = try Output.to(path: output)
+            do {
+                let summary = try TraceInterchange.salvageJSONLines(path: trace) { out.write($0) }
+                try out.commit()
+                Output.standardError.write("replay: \(summary)\n")
             } catch {
                 out.discard()
                 throw error

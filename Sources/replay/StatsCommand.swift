@@ -65,7 +65,11 @@ extension Replay {
 
         func run() throws {
             let filter = EventListing.Filter(from: from, to: to ?? .max, window: window, kinds: Set(kind))
-            try EventListing.list(trace, filter: filter) { Output.standardOutput.write($0 + "\n") }
+            // Gathered (spilling to disk) and printed only when the range was read whole:
+            // a trace damaged inside the range prints its error, not half a listing.
+            let listing = SpillBuffer()
+            try EventListing.list(trace, filter: filter) { try listing.append($0 + "\n") }
+            try listing.drain(into: Output.standardOutput)
         }
     }
 }

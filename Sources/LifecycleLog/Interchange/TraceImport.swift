@@ -102,24 +102,4 @@ public enum TraceInterchange {
             try body(event.jsonLine + "\n")
         }
     }
-
-    /// Like ``exportJSONLines(_:_:)``, but a damaged event ends the export
-    /// instead of failing it: every event before the damage is written.
-    ///
-    /// - Returns: how many events were written, and the error that stopped
-    ///   the export early (`nil` when the whole trace was read).
-    /// - Throws: what `body` throws.
-    public static func salvageJSONLines(_ trace: Trace, _ body: (String) throws -> Void) throws -> (events: UInt64, stoppedBy: LifecycleLogError?) {
-        try body("{\"format\":\"lifecycle-trace\",\"version\":\(JSONLinesDecoder.supportedVersion)}\n")
-        var written: UInt64 = 0
-        do {
-            try trace.forEachEvent { _, event in
-                try body(event.jsonLine + "\n")
-                written += 1
-            }
-        } catch let error as LifecycleLogError where error.code == .corruptTrace || error.code == .storage {
-            return (written, error)
-        }
-        return (written, nil)
-    }
 }

@@ -28,8 +28,8 @@ public struct EventListing: Sendable {
     /// event: seq, t, kind, window and the other fields as `name=value`.
     ///
     /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace.
-    public static func list(_ path: String, filter: Filter, _ line: (String) -> Void) throws {
-        line(pad("SEQ", 8) + pad("T (ms)", 14) + pad("KIND", 10) + pad("WINDOW", 14) + "FIELDS")
+    public static func list(_ path: String, filter: Filter, _ line: (String) throws -> Void) throws {
+        try line(pad("SEQ", 8) + pad("T (ms)", 14) + pad("KIND", 10) + pad("WINDOW", 14) + "FIELDS")
         let body: (UInt64, Event) throws -> Bool = { seq, event in
             if seq > filter.to { return false }
             guard filter.matches(seq, event) else { return true }
@@ -38,7 +38,7 @@ public struct EventListing: Sendable {
                 if case .string(let s) = member.value { out.append(contentsOf: s.utf8) } else { JSONWriter.write(member.value, into: &out) }
                 return "\(member.name)=\(String(decoding: out, as: UTF8.self))"
             }
-            line(pad(String(seq), 8) + pad(JSONWriter.number(event.t), 14) + pad(event.name, 10) + pad(event.window ?? "-", 14)
+            try line(pad(String(seq), 8) + pad(JSONWriter.number(event.t), 14) + pad(event.name, 10) + pad(event.window ?? "-", 14)
                  + fields.joined(separator: " "))
             return true
         }

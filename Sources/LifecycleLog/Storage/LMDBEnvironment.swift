@@ -156,6 +156,12 @@ final class LMDBEnvironment: @unchecked Sendable {
         return currentMapSize
     }
 
+    /// The number of the last page in use (`mdb_env_info`).
+    var lastPage: UInt64 {
+        var info = MDB_envinfo()
+        return mdb_env_info(handle, &info) == MDB_SUCCESS ? UInt64(info.me_last_pgno) : 0
+    }
+
     /// Flushes written data to disk (`mdb_env_sync` with force).
     func sync() throws {
         try LMDBCall.check("mdb_env_sync", mdb_env_sync(handle, 1), path: path)

@@ -50,7 +50,7 @@ enum LMDBFileCheck {
         let needed = (Int64(lastPage) + 1) * pageSize
         if needed > size {
             throw LifecycleLogError(.corruptTrace,
-                "the file is truncated: its last page ends at byte \(needed) but the file has \(size) bytes; recover it from its JSON Lines source or a copy",
+                "the file is truncated: its last page ends at byte \(needed) but the file has \(size) bytes; recover the events it still holds with `replay export --salvage`, or re-import it from its JSON Lines source",
                 path: path)
         }
     }

@@ -119,6 +119,33 @@ struct LMDBTransaction: ~Copyable {
         }
     }
 
+    /// Reads every record of liblmdb's free-page database (`FREE_DBI`) under
+    /// the guard and checks that each lists only pages inside the file
+    /// (`2...lastPage`). A write transaction reads these records without the
+    /// guard when it reuses pages, and would abort the process on a broken
+    /// one; appending to a trace checks them first. Read transactions only:
+    /// liblmdb refuses a cursor on this database in a write transaction.
+    func checkFreePages(lastPage: UInt64) throws {
+        try forEach(LMDBDatabase(dbi: 0)) { key, value in
+            // A record is a transaction id, then a page list: its length, then that many page numbers (native order).
+            guard key.count == 8, value.count >= 8, value.count % 8 == 0,
+                  value.loadUnaligned(as: UInt64.self) == UInt64(value.count / 8 - 1) else {
+                throw Self.damagedFreeList(path: path)
+            }
+            for i in 1..<(value.count / 8) {
+                let page = value.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)
+                guard page >= 2, page <= lastPage else { throw Self.damagedFreeList(path: path) }
+            }
+            return true
+        }
+    }
+
+    private static func damagedFreeList(path: String) -> LifecycleLogError {
+        LifecycleLogError(.corruptTrace,
+            "the trace's list of free pages is damaged, so appending to it could destroy what it holds; record into a new file, and recover this one with `replay export --salvage`",
+            path: path)
+    }
+
     /// The last key of a database, copied out, or `nil` when it is empty.
     func lastKey(_ db: LMDBDatabase) throws -> [UInt8]? {
         var cursor: OpaquePointer?

@@ -57,6 +57,13 @@ public final class TraceWriter {
             var last: UInt64 = 0
             var lastT: Double = 0
             databases = try environment.databases.withLock { cached in
+                // The open check: liblmdb reads the free-page list and the path to the last
+                // records without the fault guard while it appends, and a broken page there
+                // would abort the process (the app, for a recorder). Read them under the guard
+                // first, once per environment, and refuse a damaged trace with an error.
+                if cached == nil {
+                    try environment.read { txn in try txn.checkFreePages(lastPage: environment.lastPage) }
+                }
                 // Cached only after the commit: handles opened in an aborted transaction are gone.
                 let opened = try environment.write { txn in
                     table = SymbolTable()

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads an LMDB file page by page, without liblmdb and without mapping it,
+/// to find the leaf entries that a damaged B-tree no longer leads to.
+///
+/// `replay export --salvage` uses it when liblmdb's walk stops at a damaged
+/// page, and for files liblmdb cannot open at all (truncated, or with
+/// damaged metadata). Everything is read with `pread` into arrays and every
+/// offset is checked before it is used, so a damaged page is skipped, never
+/// followed: this is plain, safe Swift, with no fault to guard against.
+///
+/// The layout read is LMDB 0.9's on a 64-bit build (FORMAT.md, "Pages"): a
+/// 16-byte page header (page number, padding, flags, `lower`, `upper`), then
+/// `lower - 16` bytes of 2-byte node offsets; a leaf node is its data size
+/// (two 16-bit halves), flags and key size, then the key and the data, or
+/// the number of the first overflow page when the data is big (`F_BIGDATA`).
+/// A page found this way may be a stale copy that a later transaction
+/// replaced; in an append-only trace such a copy holds the same records.
+struct LMDBPageScan: ~Copyable {
+    static let pageHeader = 16
+    static let leafFlag: UInt16 = 0x02
+    static let overflowFlag: UInt16 = 0x04
+    static let bigDataFlag: UInt16 = 0x01
+
+    let path: String
+    let pageSize: Int
+    let pageCount: Int
+    private let fd: Int32
+
+    /// Opens the file for reading. The page size comes from whichever meta
+    /// page is intact (4096 when neither is).
+    init(path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw LMDBCall.error("open", errno, path: path) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw LMDBCall.error("fstat", errno, path: path)
+        }
+        var size = 4096
+        var header = [UInt8](repeating: 0, count: 64)
+        for page in [0, 4096] where pread(fd, &header, header.count, off_t(page)) == header.count {
+            let magic = Self.u32(header, 16)
+            let candidate = Int(Self.u32(header, 40))  // mm_dbs[FREE_DBI].md_pad: the page size
+            if magic == LMDBFileCheck.magic, candidate >= 512, candidate <= 65536, candidate & (candidate - 1) == 0 {
+                size = candidate
+                break
+            }
+        }
+        self.fd = fd
+        self.path = path
+        self.pageSize = size
+        self.pageCount = Int(info.st_size) / size
+    }
+
+    deinit { close(fd) }
+
+    /// One leaf entry: its key, and its data (read from overflow pages when big).
+    struct Entry {
+        var key: [UInt8]
+        var value: [UInt8]
+    }
+
+    /// The entries of page `number` when it is a plain leaf page whose every
+    /// node lies inside it, in stored order; `nil` for any other page. An
+    /// entry whose big data cannot be read whole is left out.
+    func leafEntries(ofPage number: Int) -> [Entry]? {
+        guard let page = read(page: number) else { return nil }
+        let flags = Self.u16(page, 10)
+        let lower = Int(Self.u16(page, 12))
+        let upper = Int(Self.u16(page, 14))
+        guard flags & ~UInt16(0x10) == Self.leafFlag,  // a leaf (P_DIRTY may be left set), nothing else
+              lower >= Self.pageHeader, lower <= upper, upper <= pageSize else { return nil }
+        var entries: [Entry] = []
+        entries.reserveCapacity((lower - Self.pageHeader) / 2)
+        for i in 0..<(lower - Self.pageHeader) / 2 {
+            let node = Int(Self.u16(page, Self.pageHeader + 2 * i))
+            guard node >= upper, node + 8 <= pageSize else { return nil }
+            let dataSize = Int(Self.u16(page, node)) | Int(Self.u16(page, node + 2)) << 16
+            let nodeFlags = Self.u16(page, node + 4)
+            let keySize = Int(Self.u16(page, node + 6))
+            let keyEnd = node + 8 + keySize
+            guard keyEnd <= pageSize else { return nil }
+            let key = Array(page[(node + 8)..<keyEnd])
+            if nodeFlags == 0 {
+                guard keyEnd + dataSize <= pageSize else { return nil }
+                entries.append(Entry(key: key, value: Array(page[keyEnd..<(keyEnd + dataSize)])))
+            } else if nodeFlags == Self.bigDataFlag {
+                guard keyEnd + 8 <= pageSize else { return nil }
+                if let value = overflow(at: Self.u64(page, keyEnd), size: dataSize) {
+                    entries.append(Entry(key: key, value: value))
+                }
+            } else {
+                return nil  // a named database or duplicates: not a table of records
+            }
+        }
+        return entries
+    }
+
+    /// `size` bytes of big data starting on overflow page `number`.
+    private func overflow(at number: UInt64, size: Int) -> [UInt8]? {
+        guard number >= 2, number < UInt64(pageCount) else { return nil }
+        let offset = Int(number) * pageSize
+        guard offset + Self.pageHeader + size <= pageCount * pageSize else { return nil }
+        var header = [UInt8](repeating: 0, count: Self.pageHeader)
+        guard pread(fd, &header, header.count, off_t(offset)) == header.count,
+              Self.u16(header, 10) & Self.overflowFlag != 0 else { return nil }
+        var value = [UInt8](repeating: 0, count: size)
+        guard size == 0 || pread(fd, &value, size, off_t(offset + Self.pageHeader)) == size else { return nil }
+        return value
+    }
+
+    private func read(page number: Int) -> [UInt8]? {
+        guard number >= 2, number < pageCount else { return nil }  // pages 0 and 1 are the meta pages
+        var page = [UInt8](repeating: 0, count: pageSize)
+        guard pread(fd, &page, pageSize, off_t(number * pageSize)) == pageSize else { return nil }
+        return page
+    }
+
+    static func u16(_ b: [UInt8], _ at: Int) -> UInt16 { UInt16(b[at]) | UInt16(b[at + 1]) << 8 }
+    static func u32(_ b: [UInt8], _ at: Int) -> UInt32 { UInt32(u16(b, at)) | UInt32(u16(b, at + 2)) << 16 }
+    static func u64(_ b: [UInt8], _ at: Int) -> UInt64 { UInt64(u32(b, at)) | UInt64(u32(b, at + 4)) << 32 }
+}
