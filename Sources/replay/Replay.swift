@@ -21,6 +21,7 @@ struct Replay: ParsableCommand {
               replay import session.jsonl -o session.lmdb
               replay session.lmdb --assert
             """,
+        version: LifecycleLogVersion.current,
         subcommands: [Check.self, Import.self, Export.self, Record.self, Report.self, Stats.self, Dump.self, Generate.self],
         defaultSubcommand: Check.self
     )
@@ -37,7 +38,7 @@ struct Replay: ParsableCommand {
             try command.run()
             try Output.standardOutput.flush()
         } catch let error as LifecycleLogError {
-            Output.standardError.write("replay: error: \(error)\n")
+            Output.standardError.write("replay: error: \(VisibleText.escape(error.description))\n")
             processExit(2)
         } catch let code as ExitCode {
             processExit(code.rawValue)
