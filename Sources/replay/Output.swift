@@ -78,6 +78,37 @@ final class Output: Sendable {
     }
 }
 
+extension Output {
+    /// Appends `markdown` to the file `$GITHUB_STEP_SUMMARY` names, when it is
+    /// set (in a GitHub Actions step). A summary that cannot be written is a
+    /// warning on standard error, not a failure: the annotations are out already.
+    static func appendStepSummary(_ markdown: String) {
+        guard let name = getenv("GITHUB_STEP_SUMMARY"), name.pointee != 0 else { return }
+        let path = String(cString: name)
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        var failure: String?
+        if fd < 0 {
+            failure = String(cString: strerror(errno))
+        } else {
+            let bytes = Array(markdown.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }  // `!`: non-empty
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    break
+                }
+                offset += n
+            }
+            close(fd)
+        }
+        if let failure {
+            standardError.write("replay: warning: cannot append the job summary to $GITHUB_STEP_SUMMARY (\(VisibleText.escape(path))): \(failure)\n")
+        }
+    }
+}
+
 /// `write(2)`, named apart from ``Output/write(_:)``.
 private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, bytes, count)

@@ -64,7 +64,7 @@ public enum TraceInterchange {
 
     private static func appendJSONLines(from input: String, to writer: TraceWriter, progress: ((UInt64) -> Void)?) throws {
         try appendInBatches(to: writer, progress: progress) { emit in
-            try JSONLinesDecoder.forEachEvent(inFile: input) { _, event in try emit(event) }
+            try JSONLinesDecoder.forEachEvent(inFile: input) { _, _, event in try emit(event) }
         }
     }
 
