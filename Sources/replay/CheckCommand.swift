@@ -90,6 +90,7 @@ extension Replay {
                 // `!`: validate() allows --expect with exactly one trace.
                 let report = try results.first!.get()
                 if updateExpected {
+                    try OutputFile.checkNotInput(expect, inputs: traces + (rules.map { [$0] } ?? []))
                     let out = try Output.to(path: expect)
                     out.write(ExpectedReport.render(report))
                     try out.commit()

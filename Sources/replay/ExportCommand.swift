@@ -24,10 +24,20 @@ extension Replay {
         @Option(name: .shortAndLong, help: "The JSON Lines file to write ('-' or none for standard output).")
         var output: String?
 
+        @Flag(help: "Replace an existing -o file even when it is not JSON Lines.")
+        var force = false
+
         @Flag(help: "Recover a damaged trace: write every event before the first damaged one, say where it stopped, and exit 0.")
         var salvage = false
 
         func run() throws {
+            if let output {
+                try OutputFile.check(output, writes: .jsonLines, command: "replay export", inputs: [trace], force: force, suggestion: [
+                    .traceFile: "replay import IN.jsonl -o OUT.lmdb (export turns a trace file into JSON Lines)",
+                    .html: "replay report TRACE -o OUT.html",
+                    .json: "replay TRACE --format json > OUT.json",
+                ])
+            }
             let opened = try Trace(path: trace)
             let out = try Output.to(path: output)
             do {

@@ -27,8 +27,10 @@ final class Output: Sendable {
     static func to(path: String?) throws -> Output {
         guard let path, path != "-" else { return standardOutput }
         let temporary = path + ".tmp-\(getpid())"
+        TemporaryFiles.register(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         if fd < 0 {
+            TemporaryFiles.unregister(temporary)
             throw LifecycleLogError(.io, "cannot create the output file: \(String(cString: strerror(errno))); check that the folder exists and is writable", path: path)
         }
         return Output(fd: fd, finalPath: path, temporaryPath: temporary)
@@ -64,6 +66,7 @@ final class Output: Sendable {
         try flush()
         guard let finalPath, let temporaryPath else { return }
         close(fd)
+        defer { TemporaryFiles.unregister(temporaryPath) }
         if rename(temporaryPath, finalPath) != 0 {
             unlink(temporaryPath)
             throw LifecycleLogError(.io, "cannot move the output into place: \(String(cString: strerror(errno)))", path: finalPath)
@@ -75,6 +78,7 @@ final class Output: Sendable {
         guard let temporaryPath else { return }
         close(fd)
         unlink(temporaryPath)
+        TemporaryFiles.unregister(temporaryPath)
     }
 }
 

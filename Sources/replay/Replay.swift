@@ -33,6 +33,7 @@ struct Replay: ParsableCommand {
         // A file-size limit (ulimit -f) must fail a write with EFBIG, reported
         // like a full disk, rather than kill the process with SIGXFSZ.
         signal(SIGXFSZ, SIG_IGN)
+        Interruption.install()
         do {
             var command = try parseAsRoot()
             try command.run()
