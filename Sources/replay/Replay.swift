@@ -35,7 +35,18 @@ struct Replay: ParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         Interruption.install()
         do {
-            var command = try parseAsRoot()
+            var command: any ParsableCommand
+            do {
+                command = try parseAsRoot()
+            } catch {
+                // `replay improt a -o b` parses as a check of the traces "improt" and "a"
+                // with an unknown option: say which command was meant instead.
+                if let hint = mistypedCommand(Array(CommandLine.arguments.dropFirst())) {
+                    Output.standardError.write("replay: error: \(hint)\n")
+                    processExit(2)
+                }
+                throw error
+            }
             try command.run()
             try Output.standardOutput.flush()
         } catch let error as LifecycleLogError {
@@ -54,6 +65,15 @@ struct Replay: ParsableCommand {
             processExit(2)
         }
     }
+}
+
+/// For arguments whose first word is not a command, an option or an existing
+/// file but is within two edits of a command: the "did you mean" sentence.
+func mistypedCommand(_ arguments: [String]) -> String? {
+    guard let word = arguments.first, !word.hasPrefix("-"), access(word, F_OK) != 0,
+          !Replay.configuration.subcommands.contains(where: { $0.configuration.commandName == word }),
+          let command = Replay.Check.closestCommand(to: word) else { return nil }
+    return "unknown command '\(VisibleText.escape(word))'. Did you mean `replay \(command)`? (replay --help lists the commands)"
 }
 
 /// Flushes standard output and ends the process with `status`.

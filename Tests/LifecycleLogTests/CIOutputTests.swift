@@ -274,6 +274,25 @@ final class CIOutputTests: XCTestCase {
         XCTAssertTrue(empty.stderr.contains("the trace has no events"), empty.stderr)
     }
 
+    // MARK: 11. Did you mean
+
+    func testAMistypedCommandWithOptionsGetsADidYouMean() throws {
+        for (arguments, meant) in [(["improt", "a.jsonl", "-o", "b.lmdb"], "import"), (["expotr", "t.lmdb", "--salvage"], "export"),
+                                   (["generat", "-o", "g.lmdb", "--events", "5"], "generate"),
+                                   (["stast", "t.lmdb", "--format", "json"], "stats")] {
+            let result = try runProgram(replayExecutable, arguments)
+            XCTAssertEqual(result.status, 2)
+            XCTAssertTrue(result.stderr.contains("'\(arguments[0])'. Did you mean `replay \(meant)`?")
+                          || result.stderr.contains("\(arguments[0]): no such file or folder. Did you mean `replay \(meant)`?"), result.stderr)
+        }
+        // An existing file of that name is a trace, not a typo.
+        let folder = TemporaryFolder()
+        let file = folder.write("improt", "")
+        let result = try replay(file, "--bogus-option")
+        XCTAssertEqual(result.status, 2)
+        XCTAssertFalse(result.stderr.contains("Did you mean `replay"), result.stderr)
+    }
+
     // MARK: 12. Version
 
     func testVersionComesFromTheLibrary() throws {
