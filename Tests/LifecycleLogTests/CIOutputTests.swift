@@ -334,7 +334,7 @@ func runReplay(_ arguments: [String], environment: [String: String], stdin: Stri
     let process = Process()
     process.executableURL = URL(fileURLWithPath: replayExecutable)
     process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "GITHUB_STEP_SUMMARY" }.merging(environment) { $1 }
     let out = Pipe(), err = Pipe(), input = Pipe()
     process.standardOutput = out
     process.standardError = err
