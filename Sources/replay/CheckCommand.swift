@@ -20,12 +20,17 @@ extension Replay {
                 TRACE is a trace file (.lmdb), a JSON Lines trace (.jsonl, replayed directly, nothing \
                 written) or a folder, whose traces are replayed in parallel and reported together in name order.
 
-                Exit status: 0; 1 when --assert finds an error (or a warning with --strict), or when \
-                --expect finds a difference; 2 for bad input or arguments.
+                Findings are located at the file line of their event in a .jsonl trace \
+                (trace.jsonl:18: … (seq 13)) and at their seq in a .lmdb trace (trace.lmdb: seq 13:).
+
+                Exit status: 0; 1 when --assert finds an error (or a warning with --strict) or a trace \
+                has no events, or when --expect finds a difference; 2 for bad input or arguments, also \
+                when some traces could not be read (the others are still reported).
 
                 Examples:
                   replay session.lmdb --assert
                   replay traces/ --assert --format junit > replay.xml
+                  replay traces/ --assert --format github
                   replay session.lmdb --state --at 4812
                   replay traces/lost-update.jsonl --expect traces/lost-update.expected.json
                 """)

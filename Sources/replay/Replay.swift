@@ -15,7 +15,8 @@ struct Replay: ParsableCommand {
         abstract: "Replay SwiftUI lifecycle traces and flag lost saves, lost updates and window bugs.",
         discussion: """
             Exit status: 0 when all is well, 1 when --assert found an error (or a warning with --strict), \
-            2 for bad input or arguments.
+            2 for bad input or arguments, 130 or 143 when interrupted (SIGINT, SIGTERM; temporary \
+            files are removed first).
 
             Example:
               replay import session.jsonl -o session.lmdb
