@@ -20,12 +20,17 @@ extension Replay {
                 TRACE is a trace file (.lmdb), a JSON Lines trace (.jsonl, replayed directly, nothing \
                 written) or a folder, whose traces are replayed in parallel and reported together in name order.
 
-                Exit status: 0; 1 when --assert finds an error (or a warning with --strict), or when \
-                --expect finds a difference; 2 for bad input or arguments.
+                Findings are located at the file line of their event in a .jsonl trace \
+                (trace.jsonl:18: … (seq 13)) and at their seq in a .lmdb trace (trace.lmdb: seq 13:).
+
+                Exit status: 0; 1 when --assert finds an error (or a warning with --strict) or a trace \
+                has no events, or when --expect finds a difference; 2 for bad input or arguments, also \
+                when some traces could not be read (the others are still reported).
 
                 Examples:
                   replay session.lmdb --assert
                   replay traces/ --assert --format junit > replay.xml
+                  replay traces/ --assert --format github
                   replay session.lmdb --state --at 4812
                   replay traces/lost-update.jsonl --expect traces/lost-update.expected.json
                 """)
@@ -42,7 +47,7 @@ extension Replay {
         @Flag(help: "Also run the what-if rules (kill-exposure).")
         var explore = false
 
-        @Option(help: "The output format.")
+        @Option(help: "The output format: text, json, junit, sarif or github (GitHub Actions annotations, and a job summary appended to $GITHUB_STEP_SUMMARY when it is set).")
         var format: ReportFormat = .text
 
         @Option(help: "A JSON file that switches rules off, re-grades them or sets thresholds, like {\"rules\":{\"phase-skip\":\"off\"},\"thresholds\":{\"slow-launch-ms\":10000}}.")
@@ -63,7 +68,7 @@ extension Replay {
         func validate() throws {
             if traces.isEmpty { throw ValidationError("Name at least one trace, for example: replay session.lmdb --assert") }
             if at != nil && !state { throw ValidationError("--at goes with --state: replay TRACE --state --at SEQ") }
-            if state && (format == .junit || format == .sarif) { throw ValidationError("--state prints text or json; use --format text or --format json") }
+            if state && format != .text && format != .json { throw ValidationError("--state prints text or json; use --format text or --format json") }
             if updateExpected && expect == nil { throw ValidationError("--update-expected needs --expect FILE to know where to write") }
             if (expect != nil || state) && traces.count != 1 { throw ValidationError("--expect and --state take exactly one trace") }
         }
@@ -81,15 +86,16 @@ extension Replay {
             if paths.count == 1 && expect == nil {
                 // One trace: stream the report, in memory that does not grow with the trace.
                 let report = try Self.stream(paths[0], configuration: configuration, format: format, strict: strict)
-                if assert && report.fails(strict: strict) { throw ExitCode(1) }
+                try assertion([report])
                 return
             }
-            let reports = try Self.replayAll(paths, configuration: configuration)
+            let results = try Self.replayAll(paths, configuration: configuration)
 
             if let expect {
                 // `!`: validate() allows --expect with exactly one trace.
-                let report = reports.first!
+                let report = try results.first!.get()
                 if updateExpected {
+                    try OutputFile.checkNotInput(expect, inputs: traces + (rules.map { [$0] } ?? []))
                     let out = try Output.to(path: expect)
                     out.write(ExpectedReport.render(report))
                     try out.commit()
@@ -106,9 +112,42 @@ extension Replay {
                 Output.standardOutput.write("\(report.trace): matches \(expect) (\(report.errors) errors, \(report.warnings) warnings)\n")
                 return
             }
-            let rendered = ReportRenderer.render(reports, format: format, strict: strict)
+            // A trace that cannot be read does not hide the others' report: it is
+            // recorded in it (JSON errors, SARIF notifications, …), and exits 2.
+            var reports: [ReplayReport] = []
+            var unreadable: [LifecycleLogError] = []
+            for result in results {
+                switch result {
+                case .success(let report): reports.append(report)
+                case .failure(let error): unreadable.append(error)
+                }
+            }
+            let rendered = ReportRenderer.render(reports, format: format, strict: strict, configuration: configuration, unreadable: unreadable)
             Output.standardOutput.write(format == .text && Terminal.colors(1) ? Terminal.colorize(rendered) : rendered)
-            if assert && reports.contains(where: { $0.fails(strict: strict) }) { throw ExitCode(1) }
+            if format == .github {
+                var summary = GitHubStepSummary()
+                for report in reports {
+                    summary.add(report)
+                    report.findings.forEach { summary.add($0, trace: report.trace) }
+                }
+                unreadable.forEach { summary.add(unreadable: $0) }
+                Output.appendStepSummary(summary.markdown())
+            }
+            if !unreadable.isEmpty {
+                try Output.standardOutput.flush()
+                for error in unreadable { Output.standardError.write("replay: error: \(VisibleText.escape(error.description))\n") }
+                throw ExitCode(2)
+            }
+            try assertion(reports)
+        }
+
+        /// With --assert, exits 1 when a report fails it, saying why for empty traces.
+        private func assertion(_ reports: [ReplayReport]) throws {
+            guard assert else { return }
+            for report in reports where report.events == 0 {
+                Output.standardError.write("replay: assertion failed: \(report.emptyTraceMessage)\n")
+            }
+            if reports.contains(where: { $0.fails(strict: strict) }) { throw ExitCode(1) }
         }
 
         /// Whether `path` is a folder (`true`), another file (`false`), or missing (`nil`).
@@ -182,18 +221,29 @@ extension Replay {
                     out.write(report.jsonSuffix(pretty: false, anyFindings: !first))
                     return report
                 case .sarif:
+                    var fingerprints = FindingFingerprints()
                     let report = try Replayer.replay(path, configuration: configuration, progress: tick) { f in
-                        try body.append((first ? "" : ",") + ReportRenderer.sarifResult(f, trace: path))
+                        try body.append((first ? "" : ",") + ReportRenderer.sarifResult(f, trace: path, fingerprints: &fingerprints))
                         first = false
                     }
                     out.write(ReportRenderer.sarifPrefix)
                     try body.drain(into: out)
-                    out.write(ReportRenderer.sarifSuffix)
+                    out.write(ReportRenderer.sarifSuffix())
                     return report
                 case .junit:
-                    var suite = ReportRenderer.JUnitSuite(trace: path, strict: strict)
+                    var suite = ReportRenderer.JUnitSuite(trace: path, strict: strict, configuration: configuration)
                     let report = try Replayer.replay(path, configuration: configuration, progress: tick) { suite.add($0) }
                     out.write(ReportRenderer.junit([suite]))
+                    return report
+                case .github:
+                    var summary = GitHubStepSummary()
+                    let report = try Replayer.replay(path, configuration: configuration, progress: tick) { f in
+                        try body.append(GitHubWorkflow.annotation(f, trace: path))
+                        summary.add(f, trace: path)
+                    }
+                    try body.drain(into: out)
+                    summary.add(report)
+                    Output.appendStepSummary(summary.markdown())
                     return report
                 }
             }
@@ -217,18 +267,19 @@ extension Replay {
             return previous[b.count]
         }
 
-        /// Replays `paths` on all cores; results keep the order of `paths`.
-        static func replayAll(_ paths: [String], configuration: RuleConfiguration) throws -> [ReplayReport] {
+        /// Replays `paths` on all cores; results keep the order of `paths`, and a
+        /// trace that cannot be read is its error, not the end of the others.
+        static func replayAll(_ paths: [String], configuration: RuleConfiguration) throws -> [Result<ReplayReport, LifecycleLogError>] {
             let single = paths.count == 1
             let total = single ? (Replayer.isJSONLines(paths[0]) ? nil : (try? Trace(path: paths[0]).eventCount).map(UInt64.init))
                 : UInt64(paths.count)
             return try Terminal.withProgress(single ? "replaying \(paths[0])" : "replaying \(paths.count) traces", total: total) { progress in
-                try replayAll(paths, configuration: configuration, progress: progress, single: single)
+                replayAll(paths, configuration: configuration, progress: progress, single: single)
             }
         }
 
         private static func replayAll(_ paths: [String], configuration: RuleConfiguration, progress: Terminal.Progress,
-                                      single: Bool) throws -> [ReplayReport] {
+                                      single: Bool) -> [Result<ReplayReport, LifecycleLogError>] {
             let results = Mutex<[Result<ReplayReport, LifecycleLogError>?]>(Array(repeating: nil, count: paths.count))
             DispatchQueue.concurrentPerform(iterations: paths.count) { i in
                 let result: Result<ReplayReport, LifecycleLogError>
@@ -246,7 +297,7 @@ extension Replay {
                 if !single { progress.update(UInt64(done)) }
             }
             // `!`: concurrentPerform has run every iteration.
-            return try results.withLock { $0 }.map { try $0!.get() }
+            return results.withLock { $0 }.map { $0! }
         }
     }
 }

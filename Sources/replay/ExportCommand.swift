@@ -25,10 +25,20 @@ extension Replay {
         @Option(name: .shortAndLong, help: "The JSON Lines file to write ('-' or none for standard output).")
         var output: String?
 
+        @Flag(help: "Replace an existing -o file even when it is not JSON Lines.")
+        var force = false
+
         @Flag(help: "Recover a damaged trace: write every event that can still be read, in seq order, say what could not be, and exit 0.")
         var salvage = false
 
         func run() throws {
+            if let output {
+                try OutputFile.check(output, writes: .jsonLines, command: "replay export", inputs: [trace], force: force, suggestion: [
+                    .traceFile: "replay import IN.jsonl -o OUT.lmdb (export turns a trace file into JSON Lines)",
+                    .html: "replay report TRACE -o OUT.html",
+                    .json: "replay TRACE --format json > OUT.json",
+                ])
+            }
             if salvage { return try runSalvage() }
             let opened = try Trace(path: trace)
             let out = try Output.to(path: output)

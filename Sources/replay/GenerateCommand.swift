@@ -30,6 +30,9 @@ extension Replay {
         @Option(help: "At most this many windows open at once.")
         var windows: Int = 4
 
+        @Flag(help: "Replace an existing -o file even when it is not a trace of the kind written.")
+        var force = false
+
         @Option(name: .customLong("bug-rate"), help: "How often the app gets a habit wrong, per thousand chances (0 to 1000).")
         var bugRate: Int = 5
 
@@ -41,7 +44,12 @@ extension Replay {
 
         func run() throws {
             let options = TraceGenerator.Options(events: events, seed: seed, windows: windows, bugRate: bugRate)
-            if Replayer.isJSONLines(output) {
+            let kind = output == "-" ? .jsonLines : OutputFile.Kind.chosen(by: output)
+            try OutputFile.check(output, writes: kind, command: "replay generate", inputs: [], force: force, suggestion: [
+                .html: "replay generate -o T.lmdb … then replay report T.lmdb -o OUT.html",
+                .json: "replay generate -o T.lmdb … then replay T.lmdb --format json > OUT.json",
+            ])
+            if kind == .jsonLines {
                 let out = try Output.to(path: output)
                 out.write("{\"format\":\"lifecycle-trace\",\"version\":1}\n")
                 TraceGenerator.generate(options) { out.write($0.jsonLine + "\n") }

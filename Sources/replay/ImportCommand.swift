@@ -9,7 +9,9 @@ extension Replay {
             discussion: """
                 Every line is validated first; on any error the line (and column) is named, \
                 the exit status is 2 and no output file is left behind. An existing OUT is \
-                replaced only when the import succeeds.
+                replaced only when the import succeeds. -o must not be the input, and its name must not \
+                end in another format's extension (.jsonl, .html, .json); an existing file that is not a \
+                trace file is replaced only with --force.
 
                 Example:
                   replay import session.jsonl -o session.lmdb
@@ -21,7 +23,15 @@ extension Replay {
         @Option(name: .shortAndLong, help: "The trace file to write (conventionally *.lmdb).")
         var output: String
 
+        @Flag(help: "Replace an existing -o file even when it is not a trace file.")
+        var force = false
+
         func run() throws {
+            try OutputFile.check(output, writes: .traceFile, command: "replay import", inputs: [input], force: force, suggestion: [
+                .jsonLines: "replay export TRACE.lmdb -o OUT.jsonl (import turns JSON Lines into a trace file)",
+                .html: "replay report TRACE -o OUT.html",
+                .json: "replay TRACE --format json > OUT.json",
+            ])
             let count = try Terminal.withProgress("importing \(input)") { progress in
                 try TraceInterchange.importJSONLines(from: input, to: output, progress: progress.update)
             }

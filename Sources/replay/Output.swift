@@ -27,8 +27,10 @@ final class Output: Sendable {
     static func to(path: String?) throws -> Output {
         guard let path, path != "-" else { return standardOutput }
         let temporary = path + ".tmp-\(getpid())"
+        TemporaryFiles.register(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         if fd < 0 {
+            TemporaryFiles.unregister(temporary)
             throw LifecycleLogError(.io, "cannot create the output file: \(String(cString: strerror(errno))); check that the folder exists and is writable", path: path)
         }
         return Output(fd: fd, finalPath: path, temporaryPath: temporary)
@@ -64,6 +66,7 @@ final class Output: Sendable {
         try flush()
         guard let finalPath, let temporaryPath else { return }
         close(fd)
+        defer { TemporaryFiles.unregister(temporaryPath) }
         if rename(temporaryPath, finalPath) != 0 {
             unlink(temporaryPath)
             throw LifecycleLogError(.io, "cannot move the output into place: \(String(cString: strerror(errno)))", path: finalPath)
@@ -75,6 +78,38 @@ final class Output: Sendable {
         guard let temporaryPath else { return }
         close(fd)
         unlink(temporaryPath)
+        TemporaryFiles.unregister(temporaryPath)
+    }
+}
+
+extension Output {
+    /// Appends `markdown` to the file `$GITHUB_STEP_SUMMARY` names, when it is
+    /// set (in a GitHub Actions step). A summary that cannot be written is a
+    /// warning on standard error, not a failure: the annotations are out already.
+    static func appendStepSummary(_ markdown: String) {
+        guard let name = getenv("GITHUB_STEP_SUMMARY"), name.pointee != 0 else { return }
+        let path = String(cString: name)
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        var failure: String?
+        if fd < 0 {
+            failure = String(cString: strerror(errno))
+        } else {
+            let bytes = Array(markdown.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }  // `!`: non-empty
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    break
+                }
+                offset += n
+            }
+            close(fd)
+        }
+        if let failure {
+            standardError.write("replay: warning: cannot append the job summary to $GITHUB_STEP_SUMMARY (\(VisibleText.escape(path))): \(failure)\n")
+        }
     }
 }
 

@@ -15,12 +15,14 @@ struct Replay: ParsableCommand {
         abstract: "Replay SwiftUI lifecycle traces and flag lost saves, lost updates and window bugs.",
         discussion: """
             Exit status: 0 when all is well, 1 when --assert found an error (or a warning with --strict), \
-            2 for bad input or arguments.
+            2 for bad input or arguments, 130 or 143 when interrupted (SIGINT, SIGTERM; temporary \
+            files are removed first).
 
             Example:
               replay import session.jsonl -o session.lmdb
               replay session.lmdb --assert
             """,
+        version: LifecycleLogVersion.current,
         subcommands: [Check.self, Import.self, Export.self, Record.self, Report.self, Stats.self, Dump.self, Generate.self],
         defaultSubcommand: Check.self
     )
@@ -32,12 +34,24 @@ struct Replay: ParsableCommand {
         // A file-size limit (ulimit -f) must fail a write with EFBIG, reported
         // like a full disk, rather than kill the process with SIGXFSZ.
         signal(SIGXFSZ, SIG_IGN)
+        Interruption.install()
         do {
-            var command = try parseAsRoot()
+            var command: any ParsableCommand
+            do {
+                command = try parseAsRoot()
+            } catch {
+                // `replay improt a -o b` parses as a check of the traces "improt" and "a"
+                // with an unknown option: say which command was meant instead.
+                if let hint = mistypedCommand(Array(CommandLine.arguments.dropFirst())) {
+                    Output.standardError.write("replay: error: \(hint)\n")
+                    processExit(2)
+                }
+                throw error
+            }
             try command.run()
             try Output.standardOutput.flush()
         } catch let error as LifecycleLogError {
-            Output.standardError.write("replay: error: \(error)\n")
+            Output.standardError.write("replay: error: \(VisibleText.escape(error.description))\n")
             processExit(2)
         } catch let code as ExitCode {
             processExit(code.rawValue)
@@ -52,6 +66,15 @@ struct Replay: ParsableCommand {
             processExit(2)
         }
     }
+}
+
+/// For arguments whose first word is not a command, an option or an existing
+/// file but is within two edits of a command: the "did you mean" sentence.
+func mistypedCommand(_ arguments: [String]) -> String? {
+    guard let word = arguments.first, !word.hasPrefix("-"), access(word, F_OK) != 0,
+          !Replay.configuration.subcommands.contains(where: { $0.configuration.commandName == word }),
+          let command = Replay.Check.closestCommand(to: word) else { return nil }
+    return "unknown command '\(VisibleText.escape(word))'. Did you mean `replay \(command)`? (replay --help lists the commands)"
 }
 
 /// Flushes standard output and ends the process with `status`.

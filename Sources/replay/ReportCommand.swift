@@ -22,6 +22,9 @@ extension Replay {
         @Option(name: .shortAndLong, help: "The HTML file to write.")
         var output: String
 
+        @Flag(help: "Replace an existing -o file even when it is not an HTML page.")
+        var force = false
+
         @Flag(help: "Also place the what-if findings (kill-exposure).")
         var explore = false
 
@@ -31,6 +34,11 @@ extension Replay {
         func run() throws {
             var configuration = try loadRuleConfiguration(rules)
             configuration.explore = explore
+            try OutputFile.check(output, writes: .html, command: "replay report", inputs: [trace] + (rules.map { [$0] } ?? []), force: force, suggestion: [
+                .traceFile: "replay import IN.jsonl -o OUT.lmdb",
+                .jsonLines: "replay export TRACE.lmdb -o OUT.jsonl",
+                .json: "replay TRACE --format json > OUT.json",
+            ])
             let timeline = try Timeline.build(trace, configuration: configuration)
             let out = try Output.to(path: output)
             out.write(timeline.html())

@@ -14,7 +14,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try replay(example).status, 0, "without --assert findings do not fail")
         let failing = try replay(example, "--assert")
         XCTAssertEqual(failing.status, 1)
-        XCTAssertTrue(failing.stdout.contains("notes-ipad-killed-in-background.jsonl:8: error: [lost-update]"), failing.stdout)
+        XCTAssertTrue(failing.stdout.contains("notes-ipad-killed-in-background.jsonl:10: error: [lost-update]"), failing.stdout)
         XCTAssertEqual(try replay(clean, "--assert").status, 0)
         let folder = TemporaryFolder()
         let bad = folder.write("bad.jsonl", launch() + "\n{\"event\":\"phase\",\"t\":1,\"phase\":\"asleep\"}\n")

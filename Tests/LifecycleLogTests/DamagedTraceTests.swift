@@ -129,6 +129,44 @@ final class DamagedTraceTests: XCTestCase {
         XCTAssertTrue(recorded.stderr.contains("free pages is damaged"), recorded.stderr)
     }
 
+    /// A file whose meta page claims that the free-page list has duplicate keys
+    /// (from `scripts/damage-campaign`): readers are unaffected, but liblmdb
+    /// asserted (`mx != NULL` in `mdb_cursor_init`) inside `replay record`'s write.
+    func testAWriterRefusesAMetaPageWhoseDatabaseFlagsAreDamaged() throws {
+        let folder = TemporaryFolder()
+        let path = try unzipRegressionFile("meta-flags", into: folder)
+        XCTAssertEqual(try replay(path).status, 0, "reading needs no duplicate keys")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let recorded = try replay("record", path, stdin: launch() + "\n")
+        XCTAssertFalse(recorded.signaled, recorded.stderr)
+        XCTAssertEqual(recorded.status, 2, recorded.stderr)
+        XCTAssertTrue(recorded.stderr.contains("meta page is damaged"), recorded.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "nothing was written")
+    }
+
+    /// A file with 40 bytes flipped across its pages, one of them in an event's
+    /// key: salvage trapped on the gap that key made. Keys are dense, so a leaf's
+    /// records are a run of consecutive seqs and a damaged key is left out.
+    func testSalvageLeavesOutAKeyDamagedIntoAnotherNumber() throws {
+        let folder = TemporaryFolder()
+        let path = try unzipRegressionFile("flipped-key", into: folder)
+        let salvaged = try replay("export", "--salvage", path, "-o", folder.file("out.jsonl"))
+        XCTAssertFalse(salvaged.signaled, salvaged.stderr)
+        XCTAssertEqual(salvaged.status, 0, salvaged.stderr)
+        var count = 0
+        let summary = try TraceInterchange.salvageJSONLines(path: path) { _ in count += 1 }
+        XCTAssertEqual(summary.events, 19_972)
+        XCTAssertEqual(summary.lastSeq, 20_000)
+        XCTAssertEqual(summary.missing.reduce(0) { $0 + $1.count }, 28, "only the records whose own bytes were hit")
+    }
+
+    private func unzipRegressionFile(_ name: String, into folder: TemporaryFolder) throws -> String {
+        let path = folder.file("\(name).lmdb")
+        let unzipped = try runProgram("/bin/sh", ["-c", "gzip -dc '\(repositoryRoot)/Tests/DamagedTraces/\(name).lmdb.gz' > '\(path)'"])
+        XCTAssertEqual(unzipped.status, 0, unzipped.stderr)
+        return path
+    }
+
     /// Files that aborted `replay` before the assertion guard: a zeroed page and
     /// a rewritten child pointer, from `scripts/damage-campaign` on a
     /// 20,000-event trace (`replay generate --events 20000 --seed 1`).
@@ -139,9 +177,7 @@ final class DamagedTraceTests: XCTestCase {
             ("child-pointer", 20_000, []),
         ]
         for item in cases {
-            let path = folder.file("\(item.name).lmdb")
-            let unzipped = try runProgram("/bin/sh", ["-c", "gzip -dc '\(repositoryRoot)/Tests/DamagedTraces/\(item.name).lmdb.gz' > '\(path)'"])
-            XCTAssertEqual(unzipped.status, 0, unzipped.stderr)
+            let path = try unzipRegressionFile(item.name, into: folder)
             for arguments in [[path, "--assert"], ["export", path], ["stats", path]] {
                 let result = try runProgram(replayExecutable, arguments)
                 XCTAssertFalse(result.signaled, "replay \(arguments) crashed: \(result.stderr)")

@@ -63,6 +63,8 @@ func runProgram(_ program: String, _ arguments: [String], stdin: String? = nil) 
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
+    // `--format github` appends to the job summary this names: tests run in Actions must not.
+    process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "GITHUB_STEP_SUMMARY" }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

@@ -110,7 +110,7 @@ final class TraceStoreTests: XCTestCase {
         try runProgram("/bin/chmod", ["o+rx", URL(fileURLWithPath: folder.path).deletingLastPathComponent().path])
         let result = try runProgram("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", replayExecutable, path, "--assert"])
         XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertTrue(result.stdout.contains("fixture.lmdb:8: error: [lost-update]"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("fixture.lmdb: seq 8: error: [lost-update]"), result.stdout)
         XCTAssertEqual(folder.contents, ["fixture.lmdb"])
     }
 

@@ -44,18 +44,38 @@ public enum TraceInterchange {
     }
 
     /// Runs `body` with a writer on a temporary file beside `output`, then
-    /// syncs it and renames it over `output`; on a throw removes it.
+    /// syncs it and renames it over `output`; on a throw removes it. The
+    /// temporary file is registered with ``TemporaryFiles`` while it exists,
+    /// and errors name `output`, never the temporary file.
     static func writeAtomically(to output: String, initialMapSize: Int = 64 << 20, _ body: (TraceWriter) throws -> Void) throws {
         let temporary = temporaryPath(beside: output)
+        // The writer first builds an empty trace beside its own path (TraceWriter.createIfMissing).
+        let creating = temporaryPath(beside: temporary)
+        TemporaryFiles.register(temporary)
+        TemporaryFiles.register(creating)
+        defer {
+            TemporaryFiles.unregister(creating)
+            TemporaryFiles.unregister(temporary)
+        }
         do {
             do {
-                let writer = try TraceWriter(path: temporary, sharing: .exclusive, initialMapSize: initialMapSize)
+                let writer: TraceWriter
+                do {
+                    writer = try TraceWriter(path: temporary, sharing: .exclusive, initialMapSize: initialMapSize)
+                } catch let error as LifecycleLogError {
+                    let reason = error.lmdbStatus.map { String(cString: strerror($0)) } ?? error.message
+                    throw LifecycleLogError(.io, "cannot create the trace file: \(reason); check that the folder exists and is writable",
+                                            path: output, lmdbStatus: error.lmdbStatus, function: error.function)
+                }
                 try body(writer)
                 try writer.sync()
             }
             if rename(temporary, output) != 0 {
                 throw LMDBCall.error("rename", errno, path: output)
             }
+        } catch let error as LifecycleLogError {
+            unlink(temporary)
+            throw error.naming(output, insteadOf: temporary)
         } catch {
             unlink(temporary)
             throw error
@@ -64,7 +84,7 @@ public enum TraceInterchange {
 
     private static func appendJSONLines(from input: String, to writer: TraceWriter, progress: ((UInt64) -> Void)?) throws {
         try appendInBatches(to: writer, progress: progress) { emit in
-            try JSONLinesDecoder.forEachEvent(inFile: input) { _, event in try emit(event) }
+            try JSONLinesDecoder.forEachEvent(inFile: input) { _, _, event in try emit(event) }
         }
     }
 

@@ -30,10 +30,11 @@ public struct SalvageSummary: Sendable, CustomStringConvertible {
         let scanned = events - readInOrder
         text += scanned > 0 ? "; \(scanned) found in the file's pages after that, up to seq \(lastSeq)" : "; the file's pages hold no later events"
         if !missing.isEmpty {
-            let shown = missing.prefix(8).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
+            let shown = missing.prefix(8).map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
             let more = missing.count > 8 ? " and \(missing.count - 8) more ranges" : ""
-            let count = missing.reduce(UInt64(0)) { $0 + UInt64($1.count) }
-            text += "; \(count) events could not be recovered (seqs \(shown.joined(separator: ", "))\(more)): the events after a gap follow on, so their seqs in the recovered file are lower"
+            let count = missing.reduce(UInt64(0)) { $0 &+ ($1.upperBound - $1.lowerBound + 1) }  // ranges are bounded by the file's records
+            let which = count == 1 ? "1 event could not be recovered (seq" : "\(count) events could not be recovered (seqs"
+            text += "; \(which) \(shown.joined(separator: ", "))\(more)): the events after a gap follow on, so their seqs in the recovered file are lower"
         }
         text += "; events after seq \(lastSeq), if there were any, could not be found"
         return text
@@ -48,7 +49,7 @@ extension TraceInterchange {
     /// before the damage, as ``exportJSONLines(_:_:)`` would read them. When
     /// it stops at a damaged page, or liblmdb cannot open the file at all
     /// (truncated, damaged meta pages or symbols), the file's pages are read
-    /// directly (``LMDBPageScan``): every leaf of event records still in the
+    /// directly (`LMDBPageScan`): every leaf of event records still in the
     /// file, reached from the damaged tree or not, gives the events after
     /// the damage, in seq order. What could not be found is listed in the
     /// summary, never invented.
@@ -90,9 +91,9 @@ extension TraceInterchange {
     private static func scanSymbols(_ scan: borrowing LMDBPageScan) -> SymbolTable {
         var found: [UInt32: String] = [:]
         for page in 2..<max(2, scan.pageCount) {
-            guard let entries = scan.leafEntries(ofPage: page), !entries.isEmpty,
-                  entries.allSatisfy({ $0.key.count == 4 }) else { continue }
-            for entry in entries {
+            guard let entries = scan.leafEntries(ofPage: page),
+                  entries.filter({ $0.key.count == 4 }).count * 2 > entries.count else { continue }
+            for entry in entries where entry.key.count == 4 {
                 let id = entry.key.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
                 let s = String(decoding: entry.value, as: UTF8.self)
                 guard s.utf8.elementsEqual(entry.value) else { continue }
@@ -104,28 +105,35 @@ extension TraceInterchange {
         return table
     }
 
+    /// A leaf page of event records and the seqs it spans.
+    private struct Leaf { var first: UInt64; var last: UInt64; var page: Int }
+
     /// Writes the events with seqs above `after` found in the file's leaf
     /// pages, in seq order, each once.
     private static func scanEvents(_ scan: borrowing LMDBPageScan, symbols: SymbolTable, after: UInt64,
                                    into summary: inout SalvageSummary, _ body: (String) throws -> Void) throws {
         // Pass 1: which pages hold event records above `after`, and their seq range.
         // Kept per page, not per event, so memory grows with the file's pages.
-        struct Leaf { var first: UInt64; var last: UInt64; var page: Int }
         var leaves: [Leaf] = []
         for page in 2..<max(2, scan.pageCount) {
-            guard let seqs = eventSeqs(scan.leafEntries(ofPage: page)), let last = seqs.last, last > after else { continue }
-            leaves.append(Leaf(first: seqs[0], last: last, page: page))
+            guard let run = eventRecords(scan.leafEntries(ofPage: page)), let last = run.last, last.seq > after else { continue }
+            leaves.append(Leaf(first: run[0].seq, last: last.seq, page: page))
         }
+        // Seqs are dense and every record takes at least a 16-byte node, so no seq can lie
+        // beyond what the file's pages could ever hold: a key damaged into a huge number
+        // (or a free-page record's transaction id) is not an event.
+        let highest = after + UInt64(scan.pageCount) * UInt64(scan.pageSize / 16)
         // The fullest copy of a range first; stale copies of it then add nothing.
         leaves.sort { ($0.first, $1.last, $0.page) < ($1.first, $0.last, $1.page) }
         // Pass 2: decode and write in seq order.
         var next = after + 1
-        for leaf in leaves where leaf.last >= next {
-            guard let entries = scan.leafEntries(ofPage: leaf.page) else { continue }
-            for entry in entries {
-                let seq = entry.key.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                guard seq >= next else { continue }
-                guard let event = try? entry.value.withUnsafeBytes({ try EventCodec.decode($0, symbols: symbols) }) else { continue }
+        for leaf in leaves where leaf.last >= next && leaf.first <= highest {
+            guard let run = eventRecords(scan.leafEntries(ofPage: leaf.page)) else { continue }
+            for (seq, entry) in run {
+                guard seq >= next, seq <= highest else { continue }
+                // A record that does not decode may be whole in another copy of its page.
+                guard let event = decode(entry.value, symbols)
+                    ?? alternative(seq, in: leaves, besides: leaf.page, scan, symbols) else { continue }
                 if seq > next { summary.missing.append(next...(seq - 1)) }
                 try body(event.jsonLine + "\n")
                 summary.events += 1
@@ -135,18 +143,43 @@ extension TraceInterchange {
         }
     }
 
-    /// The seqs of a leaf page's entries when they all look like event keys
-    /// (8 bytes, strictly ascending); `nil` otherwise.
-    private static func eventSeqs(_ entries: [LMDBPageScan.Entry]?) -> [UInt64]? {
-        guard let entries, !entries.isEmpty else { return nil }
-        var seqs: [UInt64] = []
-        seqs.reserveCapacity(entries.count)
-        for entry in entries {
-            guard entry.key.count == 8 else { return nil }
-            let seq = entry.key.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            if let previous = seqs.last, seq <= previous { return nil }
-            seqs.append(seq)
+    private static func decode(_ value: [UInt8], _ symbols: SymbolTable) -> Event? {
+        try? value.withUnsafeBytes { try EventCodec.decode($0, symbols: symbols) }
+    }
+
+    /// The record of `seq` from another leaf page that holds it and where it decodes (rare: only
+    /// for a record that is damaged in the first copy found, so a linear search is enough).
+    private static func alternative(_ seq: UInt64, in leaves: [Leaf], besides page: Int,
+                                    _ scan: borrowing LMDBPageScan, _ symbols: SymbolTable) -> Event? {
+        for leaf in leaves where leaf.page != page && leaf.first <= seq && seq <= leaf.last {
+            for (other, entry) in eventRecords(scan.leafEntries(ofPage: leaf.page)) ?? [] where other == seq {
+                if let event = decode(entry.value, symbols) { return event }
+            }
         }
-        return seqs[0] == 0 ? nil : seqs
+        return nil
+    }
+
+    /// The event records of a leaf page, with their seqs. Seqs are dense, so
+    /// a leaf of the events database holds a run of consecutive seqs, one
+    /// per node: seq − node position is the same for every record. The
+    /// records that agree on the most common such offset are kept, so a key
+    /// damaged into another number is left out instead of taking the page's
+    /// place in the order. `nil` when the page holds no such run.
+    private static func eventRecords(_ entries: [LMDBPageScan.Entry]?) -> [(seq: UInt64, entry: LMDBPageScan.Entry)]? {
+        guard let entries else { return nil }
+        var offsets: [UInt64: Int] = [:]
+        var keyed: [(seq: UInt64, entry: LMDBPageScan.Entry)] = []
+        keyed.reserveCapacity(entries.count)
+        for entry in entries where entry.key.count == 8 {
+            let seq = entry.key.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            guard seq > UInt64(entry.index) else { continue }  // seqs start at 1
+            keyed.append((seq, entry))
+            offsets[seq - UInt64(entry.index), default: 0] += 1
+        }
+        // The most common offset; on a tie the lowest, so that the choice never depends on hashing.
+        guard let offset = offsets.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key,
+              let count = offsets[offset], count * 2 >= keyed.count || count >= 4 else { return nil }
+        let run = keyed.filter { $0.seq - UInt64($0.entry.index) == offset }
+        return run.isEmpty ? nil : run
     }
 }

@@ -46,7 +46,7 @@ public enum Replayer {
         if isJSONLines(path) {
             struct Stop: Error {}
             do {
-                try JSONLinesDecoder.forEachEvent(inFile: path) { seq, event in
+                try JSONLinesDecoder.forEachEvent(inFile: path) { seq, _, event in
                     if try !body(seq, event) { throw Stop() }
                 }
             } catch is Stop {}
@@ -88,12 +88,25 @@ public enum Replayer {
             }
         }
         if isJSONLines(path) {
-            try forEachEvent(in: path) { seq, event in
-                reducer.apply(seq: seq, event)
-                if !reducer.findings.isEmpty { try hand(reducer.takeSettledFindings()) }
-                if let progress, seq & 0xFFFF == 0 { progress(seq) }
-                return true
+            // Findings of a JSON Lines trace carry the file line of their event.
+            var lines = LineMap()
+            func handLocated(_ findings: [Finding]) throws {
+                try hand(findings.map { f in
+                    var located = f
+                    located.line = lines.line(of: f.seq)
+                    return located
+                })
             }
+            try JSONLinesDecoder.forEachEvent(inFile: path) { seq, line, event in
+                lines.note(seq: seq, line: line)
+                reducer.apply(seq: seq, event)
+                if !reducer.findings.isEmpty { try handLocated(reducer.takeSettledFindings()) }
+                if lines.needsPruning { lines.forget(below: reducer.watermark(after: seq)) }
+                if let progress, seq & 0xFFFF == 0 { progress(seq) }
+            }
+            reducer.finish()
+            try handLocated(reducer.takeSettledFindings())
+            return ReplayReport(trace: path, events: reducer.eventCount, runs: reducer.runCount, findings: [], errors: errors, warnings: warnings)
         } else {
             try PipelinedReplay.forEachBatch(of: path) { batch in
                 reducer.names.adopt(batch.symbols)
@@ -113,17 +126,21 @@ public enum Replayer {
 
     /// The state rebuilt just after the event `seq` (or after the last event when `seq` is `nil`).
     ///
-    /// - Throws: ``LifecycleLogError`` `invalidArgument` when `seq` is past the end of the trace.
+    /// - Throws: ``LifecycleLogError`` `invalidArgument` when there is no event
+    ///   `seq` (seqs start at 1), saying how many events the trace has.
     public static func state(of path: String, at seq: UInt64? = nil) throws -> LifecycleState {
         var reducer = LifecycleReducer()
+        var count: UInt64 = 0
         try forEachEvent(in: path) { eventSeq, event in
+            count = eventSeq
+            if seq == 0 { return true }  // no such event: only count, for the message
             reducer.apply(seq: eventSeq, event)
             return seq.map { eventSeq < $0 } ?? true
         }
-        if let seq, reducer.lastSeq < seq || seq == 0 {
-            throw LifecycleLogError(.invalidArgument,
-                "there is no event with seq \(seq): the trace has \(reducer.eventCount) events; pass --at with a seq from 1 to \(reducer.eventCount)",
-                path: path)
+        if let seq, seq == 0 || seq > count {
+            let range = count == 0 ? "the trace has no events" : "the trace has \(count) event\(count == 1 ? "" : "s"), seqs 1 to \(count)"
+            let advice = count == 0 ? "there is no state to show" : "pass --at with a seq from 1 to \(count) (seqs start at 1)"
+            throw LifecycleLogError(.invalidArgument, "there is no event with seq \(seq): \(range); \(advice)", path: path)
         }
         return reducer.state
     }

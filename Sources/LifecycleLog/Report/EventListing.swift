@@ -38,8 +38,8 @@ public struct EventListing: Sendable {
                 if case .string(let s) = member.value { out.append(contentsOf: s.utf8) } else { JSONWriter.write(member.value, into: &out) }
                 return "\(member.name)=\(String(decoding: out, as: UTF8.self))"
             }
-            try line(pad(String(seq), 8) + pad(JSONWriter.number(event.t), 14) + pad(event.name, 10) + pad(event.window ?? "-", 14)
-                 + fields.joined(separator: " "))
+            try line(pad(String(seq), 8) + pad(JSONWriter.number(event.t), 14) + pad(VisibleText.escape(event.name), 10)
+                 + pad(VisibleText.escape(event.window ?? "-"), 14) + VisibleText.escape(fields.joined(separator: " ")))
             return true
         }
         if Replayer.isJSONLines(path) {

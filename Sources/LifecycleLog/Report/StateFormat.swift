@@ -9,7 +9,7 @@ extension LifecycleState {
             out += "run \(run) (\(platform?.rawValue ?? "?")) has ended\n"
         } else {
             out += "run \(run) (\(platform?.rawValue ?? "?")), app phase \(appPhase?.rawValue ?? "-") (app-level \(appLevelPhase?.rawValue ?? "-"))"
-            if !activities.isEmpty { out += ", app activities: \(activities.joined(separator: ", "))" }
+            if !activities.isEmpty { out += ", app activities: \(VisibleText.escape(activities.joined(separator: ", ")))" }
             out += "\n"
         }
         if !windows.isEmpty {
@@ -30,7 +30,10 @@ extension LifecycleState {
         return out
     }
 
+    /// `rows` as columns padded to their widest cell, with control characters
+    /// from the trace made visible (``VisibleText``).
     static func align(_ rows: [[String]]) -> String {
+        let rows = rows.map { $0.map(VisibleText.escape) }
         let widths = (0..<rows[0].count).map { col in rows.map { $0[col].count }.max() ?? 0 }
         return rows.map { row in
             var line = ""

@@ -59,7 +59,7 @@ public struct TraceStatistics: Sendable {
 
     /// The statistics as aligned text.
     public func text() -> String {
-        var out = "\(trace)\n"
+        var out = "\(VisibleText.escape(trace))\n"
         var rows: [[String]] = [["events", String(events)],
                                 ["runs", "\(runs) (\(cleanRuns) ended with terminate)"],
                                 ["windows opened", "\(windowsOpened) (at most \(mostWindowsOpen) at once)"],

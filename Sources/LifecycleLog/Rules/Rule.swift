@@ -80,13 +80,18 @@ public struct Finding: Sendable, Hashable {
     public var related: [UInt64]
     /// What happened and how to fix it.
     public var message: String
+    /// The 1-based line, in the JSON Lines file the trace was read from, of
+    /// the event at ``seq``; `nil` for a trace file (`.lmdb`), which has no
+    /// lines, and for findings of a ``LifecycleReducer`` fed directly.
+    public var line: Int?
 
     /// Creates a finding.
-    public init(rule: Rule, severity: Severity, seq: UInt64, related: [UInt64], message: String) {
+    public init(rule: Rule, severity: Severity, seq: UInt64, related: [UInt64], message: String, line: Int? = nil) {
         self.rule = rule
         self.severity = severity
         self.seq = seq
         self.related = related
         self.message = message
+        self.line = line
     }
 }

@@ -47,6 +47,19 @@ enum LMDBFileCheck {
         guard lastPage < UInt64(Int64.max) / UInt64(pageSize) else {
             throw LifecycleLogError(.corruptTrace, "the LMDB meta page is damaged; the trace cannot be read", path: path)
         }
+        if !reading {
+            // A writer also needs liblmdb's own two databases as liblmdb makes them: the
+            // free-page list keyed by integers (its flags word also keeps the environment's
+            // MDB_FIXEDMAP and MDB_NOSUBDIR), neither with duplicates. A damaged meta page
+            // claiming otherwise makes liblmdb assert inside an unguarded write.
+            let freeFlags = u16(meta, 16 + 24 + 4), mainFlags = u16(meta, 16 + 72 + 4)
+            let duplicates: UInt16 = 0x04 | 0x10 | 0x20 | 0x40  // MDB_DUPSORT, DUPFIXED, INTEGERDUP, REVERSEDUP
+            guard freeFlags & ~UInt16(0x4000 | 0x01) == 0x08, mainFlags & duplicates == 0 else {
+                throw LifecycleLogError(.corruptTrace,
+                    "the LMDB meta page is damaged (database flags \(freeFlags), \(mainFlags)), so appending to the trace could crash; record into a new file, and recover this one with `replay export --salvage`",
+                    path: path)
+            }
+        }
         let needed = (Int64(lastPage) + 1) * pageSize
         if needed > size {
             throw LifecycleLogError(.corruptTrace,
@@ -68,6 +81,10 @@ enum LMDBFileCheck {
                     : "the file is \(info.st_size) bytes, too small to be an LMDB trace; it may be truncated",
                 path: path)
         }
+    }
+
+    private static func u16(_ b: [UInt8], _ at: Int) -> UInt16 {
+        UInt16(b[at]) | UInt16(b[at + 1]) << 8
     }
 
     private static func u32(_ b: [UInt8], _ at: Int) -> UInt32 {

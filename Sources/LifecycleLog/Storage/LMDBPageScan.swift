@@ -25,6 +25,7 @@ struct LMDBPageScan: ~Copyable {
     static let leafFlag: UInt16 = 0x02
     static let overflowFlag: UInt16 = 0x04
     static let bigDataFlag: UInt16 = 0x01
+    static let namedDatabaseFlag: UInt16 = 0x02
 
     let path: String
     let pageSize: Int
@@ -59,15 +60,18 @@ struct LMDBPageScan: ~Copyable {
 
     deinit { close(fd) }
 
-    /// One leaf entry: its key, and its data (read from overflow pages when big).
+    /// One leaf entry: its position among the page's nodes, its key, and its
+    /// data (read from overflow pages when big).
     struct Entry {
+        var index: Int
         var key: [UInt8]
         var value: [UInt8]
     }
 
-    /// The entries of page `number` when it is a plain leaf page whose every
-    /// node lies inside it, in stored order; `nil` for any other page. An
-    /// entry whose big data cannot be read whole is left out.
+    /// The entries of page `number` when it is a plain leaf page, in stored
+    /// order; `nil` for any other page. A node that does not lie inside the
+    /// page, or whose big data cannot be read whole, is left out (its
+    /// neighbours are kept: one damaged node does not cost the page).
     func leafEntries(ofPage number: Int) -> [Entry]? {
         guard let page = read(page: number) else { return nil }
         let flags = Self.u16(page, 10)
@@ -79,23 +83,23 @@ struct LMDBPageScan: ~Copyable {
         entries.reserveCapacity((lower - Self.pageHeader) / 2)
         for i in 0..<(lower - Self.pageHeader) / 2 {
             let node = Int(Self.u16(page, Self.pageHeader + 2 * i))
-            guard node >= upper, node + 8 <= pageSize else { return nil }
+            guard node >= upper, node + 8 <= pageSize else { continue }
             let dataSize = Int(Self.u16(page, node)) | Int(Self.u16(page, node + 2)) << 16
             let nodeFlags = Self.u16(page, node + 4)
             let keySize = Int(Self.u16(page, node + 6))
             let keyEnd = node + 8 + keySize
-            guard keyEnd <= pageSize else { return nil }
+            guard keyEnd <= pageSize else { continue }
             let key = Array(page[(node + 8)..<keyEnd])
             if nodeFlags == 0 {
-                guard keyEnd + dataSize <= pageSize else { return nil }
-                entries.append(Entry(key: key, value: Array(page[keyEnd..<(keyEnd + dataSize)])))
+                guard keyEnd + dataSize <= pageSize else { continue }
+                entries.append(Entry(index: i, key: key, value: Array(page[keyEnd..<(keyEnd + dataSize)])))
             } else if nodeFlags == Self.bigDataFlag {
-                guard keyEnd + 8 <= pageSize else { return nil }
+                guard keyEnd + 8 <= pageSize else { continue }
                 if let value = overflow(at: Self.u64(page, keyEnd), size: dataSize) {
-                    entries.append(Entry(key: key, value: value))
+                    entries.append(Entry(index: i, key: key, value: value))
                 }
-            } else {
-                return nil  // a named database or duplicates: not a table of records
+            } else if nodeFlags & Self.namedDatabaseFlag != 0 {
+                return nil  // a page of the database of databases: no records here
             }
         }
         return entries

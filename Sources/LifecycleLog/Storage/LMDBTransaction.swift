@@ -140,6 +140,25 @@ struct LMDBTransaction: ~Copyable {
         }
     }
 
+    /// Checks that the trace's named databases have the flags a trace is
+    /// written with (none): a damaged database record can claim duplicate
+    /// keys, and liblmdb asserts on that (`mx != NULL` in `mdb_cursor_init`)
+    /// inside an unguarded write. liblmdb's own two databases are checked
+    /// from the meta page (``LMDBFileCheck``), as `mdb_dbi_flags` does not
+    /// answer for the free-page database.
+    func checkDatabaseFlags(_ named: [LMDBDatabase]) throws {
+        func flags(_ dbi: MDB_dbi) throws -> UInt32 {
+            var value: UInt32 = 0
+            try LMDBCall.check("mdb_dbi_flags", mdb_dbi_flags(handle, dbi, &value), path: path)
+            return value
+        }
+        guard try named.allSatisfy({ try flags($0.dbi) == 0 }) else {
+            throw LifecycleLogError(.corruptTrace,
+                "the trace's database records are damaged (they claim a layout no trace has), so appending to it could crash; record into a new file, and recover this one with `replay export --salvage`",
+                path: path)
+        }
+    }
+
     private static func damagedFreeList(path: String) -> LifecycleLogError {
         LifecycleLogError(.corruptTrace,
             "the trace's list of free pages is damaged, so appending to it could destroy what it holds; record into a new file, and recover this one with `replay export --salvage`",

@@ -77,6 +77,7 @@ public final class TraceWriter {
                     } else {
                         throw LifecycleLogError(.notATrace, "an LMDB file without LifecycleLog metadata, not a trace; choose another file name", path: path)
                     }
+                    if cached == nil { try txn.checkDatabaseFlags([dbs.meta, dbs.symbols, dbs.events]) }
                     try dbs.loadSymbols(into: &table, in: txn, path: path, forWriting: true)
                     if let key = try txn.lastKey(dbs.events) {
                         last = key.withUnsafeBytes { TraceLayout.seq(fromKey: $0) } ?? 0

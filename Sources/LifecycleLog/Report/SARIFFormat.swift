@@ -1,0 +1,64 @@
+extension ReportRenderer {
+    /// SARIF 2.1.0 up to the opening of the results array: one run of the
+    /// `replay` tool (``LifecycleLogVersion/current``), with the catalogue as its rules.
+    public static let sarifPrefix: String = {
+        var out: [UInt8] = []
+        func raw(_ s: String) { out.append(contentsOf: s.utf8) }
+        raw("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"replay\",\"informationUri\":\"https://github.com/lifecyclelog/LifecycleLog\",\"version\":\"\(LifecycleLogVersion.current)\",\"rules\":[")
+        for (i, rule) in Rule.allCases.sorted().enumerated() {
+            if i > 0 { raw(",") }
+            raw("{\"id\":\"\(rule.rawValue)\",\"shortDescription\":{\"text\":")
+            JSONWriter.writeString(rule.summary, into: &out)
+            raw("},\"defaultConfiguration\":{\"level\":\"\(rule.defaultSeverity.rawValue)\"}}")
+        }
+        raw("]}},\"results\":[")
+        return String(decoding: out, as: UTF8.self)
+    }()
+
+    /// The end of a SARIF log: the run's invocation, successful unless some
+    /// traces were `unreadable`, each of which is then an error notification
+    /// located in its file (`invocations[0].toolExecutionNotifications`).
+    public static func sarifSuffix(unreadable: [LifecycleLogError] = []) -> String {
+        var out: [UInt8] = []
+        func raw(_ s: String) { out.append(contentsOf: s.utf8) }
+        raw("],\"invocations\":[{\"executionSuccessful\":\(unreadable.isEmpty)")
+        if !unreadable.isEmpty {
+            raw(",\"toolExecutionNotifications\":[")
+            for (i, error) in unreadable.enumerated() {
+                if i > 0 { raw(",") }
+                raw("{\"level\":\"error\",\"message\":{\"text\":")
+                JSONWriter.writeString(error.description, into: &out)
+                raw("},\"descriptor\":{\"id\":\"\(error.code)\"}")
+                if let path = error.path {
+                    raw(",\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":")
+                    JSONWriter.writeString(path, into: &out)
+                    raw("}")
+                    if let line = error.line { raw(",\"region\":{\"startLine\":\(line)}") }
+                    raw("}}]")
+                }
+                raw("}")
+            }
+            raw("]")
+        }
+        raw("}]}]}\n")
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// One finding as a SARIF result: located in the trace file (with a
+    /// `region` at the event's line for a JSON Lines trace), named by its seq
+    /// as a logical location, and with a stable fingerprint
+    /// (``FindingFingerprints``; pass one fingerprinter per trace, in report order).
+    public static func sarifResult(_ f: Finding, trace: String, fingerprints: inout FindingFingerprints) -> String {
+        var out: [UInt8] = []
+        func raw(_ s: String) { out.append(contentsOf: s.utf8) }
+        // `!`: every rule is in the catalogue.
+        raw("{\"ruleId\":\"\(f.rule.rawValue)\",\"ruleIndex\":\(Rule.allCases.sorted().firstIndex(of: f.rule)!),\"level\":\"\(f.severity.rawValue)\",\"message\":{\"text\":")
+        JSONWriter.writeString("seq \(f.seq): \(f.message)", into: &out)
+        raw("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":")
+        JSONWriter.writeString(trace, into: &out)
+        raw("}")
+        if let line = f.line { raw(",\"region\":{\"startLine\":\(line)}") }
+        raw("},\"logicalLocations\":[{\"name\":\"seq \(f.seq)\",\"kind\":\"event\"}]}],\"partialFingerprints\":{\"\(FindingFingerprints.key)\":\"\(fingerprints.next(f))\"},\"properties\":{\"seq\":\(f.seq),\"related\":[\(f.related.map(String.init).joined(separator: ","))]}}")
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,36 @@
+/// Text from a trace (window ids, keys, scene names, callback names, file
+/// names) made safe to print: a trace is input, and a window id such as
+/// `"\u001b]0;pwned\u0007"` must not reach a terminal, a CI log or an XML
+/// file as the raw escape sequence it is.
+public enum VisibleText {
+    /// Whether `scalar` is escaped: the C0 controls (tab and newline too, so
+    /// that one finding stays one line), DEL, the C1 controls (some terminals
+    /// read U+009B as CSI), the line and paragraph separators, and the
+    /// non-characters U+FFFE and U+FFFF (not allowed in XML).
+    @inline(__always)
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v < 0x20 || (v >= 0x7F && v <= 0x9F) || v == 0x2028 || v == 0x2029 || v == 0xFFFE || v == 0xFFFF
+    }
+
+    /// `text` with every character that ``needsEscape(_:)`` written as a
+    /// visible Swift-style escape, such as `\u{1B}` for ESC; everything else,
+    /// including non-ASCII letters and emoji, is kept as it is.
+    ///
+    /// A backslash is not itself escaped, so the escape is for reading, not
+    /// for decoding back (the JSON and SARIF reports carry the exact text).
+    public static func escape(_ text: String) -> String {
+        // The common case: nothing to escape, no copy.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 || $0 == 0xEF }),
+              text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if needsEscape(scalar) {
+                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+}

@@ -1,0 +1,34 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LifecycleLog
+
+/// Ctrl-C (SIGINT) and `kill` (SIGTERM) remove the temporary files of the
+/// command (``TemporaryFiles``) before `replay` ends. The signals are taken
+/// by Dispatch signal sources, so the cleanup runs on a queue, not in a
+/// signal handler; then `replay` exits with 128 + the signal's number (130
+/// for SIGINT, 143 for SIGTERM), the status a shell reports for a command
+/// ended by that signal.
+///
+/// A file created in the few microseconds between the cleanup and the end
+/// can in principle survive; the long-lived temporary files (the trace being
+/// imported or generated) exist from the start of the work.
+enum Interruption {
+    /// Starts handling SIGINT and SIGTERM. Call once, early.
+    static func install() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)  // delivered to the source instead of ending the process
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                TemporaryFiles.removeAll()
+                Output.standardError.write("\n")
+                _exit(128 + number)
+            }
+            source.resume()
+            _ = Unmanaged.passRetained(source as AnyObject)  // kept for the life of the process
+        }
+    }
+}
