@@ -59,28 +59,15 @@ public struct FindingsDifference: Sendable, Hashable, CustomStringConvertible {
         guard failed else { return nil }
         self.trace = trace
         expectedNone = expected.isEmpty
-        // Stable: at one (seq, rule), the expected line stays before the actual one.
-        self.lines = lines.enumerated().sorted { a, b in
-            let ka = Self.key(a.element), kb = Self.key(b.element)
-            if ka != kb { return ka < kb }
-            return Self.order(a.element) != Self.order(b.element)
-                ? Self.order(a.element) < Self.order(b.element) : a.offset < b.offset
-        }.map(\.element)
-    }
-
-    private static func key(_ line: Line) -> (UInt64, Rule) {
-        switch line {
-        case .matched(let f), .unexpected(let f): return (f.seq, f.rule)
-        case .missing(let e): return (e.seq, e.rule)
+        // Report order; at one (seq, rule): the found one, the expected one, then the unexpected one.
+        func order(_ i: Int) -> (UInt64, Rule, Int, Int) {
+            switch lines[i] {
+            case .matched(let f): return (f.seq, f.rule, 0, i)
+            case .missing(let e): return (e.seq, e.rule, 1, i)
+            case .unexpected(let f): return (f.seq, f.rule, 2, i)
+            }
         }
-    }
-
-    private static func order(_ line: Line) -> Int {
-        switch line {
-        case .matched: return 0
-        case .missing: return 1
-        case .unexpected: return 2
-        }
+        self.lines = lines.indices.sorted { order($0) < order($1) }.map { lines[$0] }
     }
 
     /// A finding as a line of the difference: seq, rule, severity, message and related seqs.
