@@ -6,10 +6,13 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "LifecycleLog", targets: ["LifecycleLog"]),
+        .library(name: "LifecycleLogTesting", targets: ["LifecycleLogTesting"]),
         .executable(name: "replay", targets: ["replay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // A command plugin only (`swift package generate-documentation`): no target links it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -32,9 +35,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "LifecycleLogTesting",
+            dependencies: ["LifecycleLog"]
+        ),
         .testTarget(
             name: "LifecycleLogTests",
             dependencies: ["LifecycleLog"]
+        ),
+        .testTarget(
+            name: "LifecycleLogTestingTests",
+            dependencies: ["LifecycleLogTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

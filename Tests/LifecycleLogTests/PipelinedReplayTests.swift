@@ -39,6 +39,22 @@ final class PipelinedReplayTests: XCTestCase {
         XCTAssertEqual(try Replayer.replay(path).events, 100_000)
     }
 
+    func testACallerThatStopsWhileTheReaderIsAheadDoesNotCrash() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("long.lmdb")
+        try TraceInterchange.generate(.init(events: 100_000, seed: 4, bugRate: 300), to: path)
+        struct Enough: Error {}
+        // Each time, wait on the first finding until the reader has filled the queue (it is then
+        // `depth` batches ahead, waiting for room), then stop: the channel is released with
+        // batches handed over and never taken. This used to trap in libdispatch, now and then.
+        for _ in 0..<5 {
+            XCTAssertThrowsError(try Replayer.replay(path) { _ in
+                usleep(50_000)
+                throw Enough()
+            }) { XCTAssertTrue($0 is Enough, "\($0)") }
+        }
+    }
+
     func testDamageMidwayIsReportedWithItsSeqAfterTheEventsBeforeIt() throws {
         let folder = TemporaryFolder()
         let source = folder.file("damaged.lmdb")

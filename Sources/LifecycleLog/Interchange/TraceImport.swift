@@ -22,8 +22,12 @@ public enum TraceInterchange {
     /// - Returns: the number of events imported.
     /// - Throws: ``LifecycleLogError``: `invalidInput` or `unsupportedVersion`
     ///   naming the line, `io`, or `storage`.
+    /// - Parameters:
+    ///   - input: the JSON Lines trace, or `-` for standard input.
+    ///   - output: the trace file to write.
+    ///   - initialMapSize: the LMDB map size to start with, in bytes; the map grows when it fills.
+    ///   - progress: called with the number of events imported so far, after each batch.
     @discardableResult
-    /// - Parameter progress: called with the number of events imported so far, after each batch.
     public static func importJSONLines(from input: String, to output: String, initialMapSize: Int = 64 << 20,
                                        progress: ((UInt64) -> Void)? = nil) throws -> UInt64 {
         var imported: UInt64 = 0
@@ -35,8 +39,11 @@ public enum TraceInterchange {
     }
 
     /// Writes a synthetic trace (``TraceGenerator``) into a new trace file at
-    /// `output`, atomically like ``importJSONLines(from:to:initialMapSize:)``.
-    /// - Parameter progress: called with the number of events written so far, after each batch.
+    /// `output`, atomically like ``importJSONLines(from:to:initialMapSize:progress:)``.
+    /// - Parameters:
+    ///   - options: what to generate: the number of events, the seed, the windows and the bug rate.
+    ///   - output: the trace file to write.
+    ///   - progress: called with the number of events written so far, after each batch.
     public static func generate(_ options: TraceGenerator.Options, to output: String, progress: ((UInt64) -> Void)? = nil) throws {
         try writeAtomically(to: output) { writer in
             try appendInBatches(to: writer, progress: progress) { emit in try TraceGenerator.generate(options, emit) }

@@ -15,7 +15,7 @@ extension TraceInterchange {
     /// Each line is validated as import validates it; a bad line is passed to
     /// `rejected` (with its line number) and skipped, and every good line is
     /// kept. What has arrived is committed whenever the stream has nothing
-    /// more to give yet, and at least every ``importBatchSize`` events, so a
+    /// more to give yet, and at least every 16,384 events (an import batch), so a
     /// kill at any moment leaves the trace holding a prefix of the good lines.
     /// Other processes may read the trace meanwhile.
     ///

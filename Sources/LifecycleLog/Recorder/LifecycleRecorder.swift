@@ -69,6 +69,7 @@ public final class LifecycleRecorder: Sendable {
     /// Opens (or creates) the trace at `path` for recording.
     ///
     /// - Parameters:
+    ///   - path: the trace file; created when missing, continued when it is a trace.
     ///   - durability: when events reach the disk; batched by default.
     ///   - clock: the monotonic clock that gives `t`; inject one in tests.
     /// - Throws: ``LifecycleLogError`` when the file cannot be opened or is not a trace.

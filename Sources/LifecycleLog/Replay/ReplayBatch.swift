@@ -125,5 +125,12 @@ private final class BatchChannel: Sendable {
         state.withLock { $0.cancelled = true }
         free.signal()  // a reader waiting for room wakes, sees the cancellation and stops
         done.wait()
+        // Give back the places of batches that were handed over but never taken:
+        // libdispatch traps when a semaphore is released below its initial value.
+        let untaken = state.withLock { s -> Int in
+            defer { s.full.removeAll() }
+            return s.full.count
+        }
+        for _ in 0..<untaken { free.signal() }
     }
 }

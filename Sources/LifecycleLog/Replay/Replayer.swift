@@ -61,8 +61,11 @@ public enum Replayer {
     /// let report = try Replayer.replay("session.lmdb")
     /// if report.errors > 0 { print(report.findings) }
     /// ```
+    /// - Parameters:
+    ///   - path: a `.lmdb` trace file, or a `.jsonl` trace (read directly, nothing written).
+    ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
+    ///   - progress: called with the number of events replayed so far, every 65,536 events.
     /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace.
-    /// - Parameter progress: called with the number of events replayed so far, every 65,536 events.
     public static func replay(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
                               progress: ((UInt64) -> Void)? = nil) throws -> ReplayReport {
         var findings: [Finding] = []

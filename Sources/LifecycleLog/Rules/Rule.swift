@@ -11,22 +11,39 @@ public enum Severity: String, Sendable, Hashable, CaseIterable, Comparable {
 
 /// A rule of the catalogue (`rules.md`), named as the spec names it.
 public enum Rule: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// `missed-background-save` (error): unsaved state went to the background and no save followed there.
     case missedBackgroundSave = "missed-background-save"
+    /// `unsaved-dismiss` (error): a window was dismissed with unsaved scene state.
     case unsavedDismiss = "unsaved-dismiss"
+    /// `unsaved-at-exit` (error): the process ended, by a quit or a kill, with unsaved state.
     case unsavedAtExit = "unsaved-at-exit"
+    /// `lost-update` (error): a write overwrote another writer's change that it never saw.
     case lostUpdate = "lost-update"
+    /// `duplicate-window` (error): a second window of a single-instance scene, or for the same value.
     case duplicateWindow = "duplicate-window"
+    /// `undeclared-scene` (error): a window of a scene the launch did not declare, or a value for a scene declared without `for`.
     case undeclaredScene = "undeclared-scene"
+    /// `unknown-window` (error): an event names a window that is not open, or reuses an open window's id.
     case unknownWindow = "unknown-window"
+    /// `event-before-launch` (error): an event before the first launch or after terminate.
     case eventBeforeLaunch = "event-before-launch"
+    /// `unsupported-scene` (warning): a scene kind the platform does not have.
     case unsupportedScene = "unsupported-scene"
+    /// `phase-skip` (warning): a phase change skipped inactive, which UIKit always passes through.
     case phaseSkip = "phase-skip"
+    /// `unclean-exit` (warning): a run ended in the foreground without terminate, likely a crash.
     case uncleanExit = "unclean-exit"
+    /// `slow-launch` (warning): the app took longer than the watchdog limit to become active.
     case slowLaunch = "slow-launch"
+    /// `activity-in-background` (warning): work (a timer, animation, audio) kept running in the background.
     case activityInBackground = "activity-in-background"
+    /// `app-phase-mismatch` (warning): the app-level phase disagrees with its windows' phases.
     case appPhaseMismatch = "app-phase-mismatch"
+    /// `scene-storage-lost` (warning): a restored window read its scene storage as empty.
     case sceneStorageLost = "scene-storage-lost"
+    /// `unknown-event` (warning): an event kind this version does not know.
     case unknownEvent = "unknown-event"
+    /// `kill-exposure` (warning, only with ``RuleConfiguration/explore``): what-if, a kill while inactive or in the background would lose unsaved state.
     case killExposure = "kill-exposure"
 
     /// The severity the catalogue gives the rule.

@@ -41,7 +41,13 @@ public final class TraceWriter {
 
     /// Opens the trace at `path` for appending, creating it when missing.
     ///
+    /// Before the first write it checks the parts of the file that appending
+    /// rewrites (the free-page list, the database records, the path to the last
+    /// records), so a damaged trace is refused with `corruptTrace` rather than
+    /// crashing the process inside liblmdb.
+    ///
     /// - Parameters:
+    ///   - path: the trace file; created when missing.
     ///   - sharing: whether other processes may use the file meanwhile.
     ///   - initialMapSize: the LMDB map size to start with, in bytes; the map
     ///     doubles whenever it fills, so this only matters for tests and tuning.

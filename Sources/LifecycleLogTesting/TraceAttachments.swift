@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LifecycleLog
+#if canImport(Testing)
+import Testing
+#endif
+
+/// Attaches a failing trace, and its HTML timeline, to the current test's
+/// result, where the framework running it supports attachments.
+///
+/// Swift Testing (Swift 6.2 and later) keeps attachments when it is asked to
+/// (`swift test --attachments-path DIR`, or Xcode's test report). XCTest on
+/// Linux has no attachments; there the failure message says how to draw the
+/// timeline with `replay report`.
+enum TraceAttachments {
+    /// Traces larger than this are not attached (the timeline still is).
+    static let maxTraceBytes = 64 << 20
+
+    /// Attaches the trace at `path` and its timeline, replayed with `configuration`.
+    static func record(trace path: String, configuration: RuleConfiguration, at site: CallSite) {
+        #if canImport(Testing) && compiler(>=6.2)
+        guard TestFailure.inSwiftTesting else { return }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        if let bytes = contents(of: path, limit: maxTraceBytes) {
+            Attachment.record(bytes, named: name, sourceLocation: site.sourceLocation)
+        }
+        if let timeline = try? Timeline.build(path, configuration: configuration) {
+            Attachment.record(timeline.html(), named: "\(name).timeline.html", sourceLocation: site.sourceLocation)
+        }
+        #endif
+    }
+
+    /// The bytes of the file at `path`, read `chunkSize` bytes at a time, or
+    /// `nil` when it cannot be read or is larger than `limit`.
+    static func contents(of path: String, limit: Int, chunkSize: Int = 1 << 16) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            if n > 0 { bytes.append(contentsOf: chunk[..<n]) }
+            if bytes.count > limit { return nil }
+            if n < chunk.count { return ferror(file) == 0 ? bytes : nil }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import LifecycleLog
+@testable import LifecycleLogTesting
+import XCTest
+
+/// The assertions on real trace files, and their failures as XCTest sees them.
+final class XCTestAssertionTests: XCTestCase {
+    func testACleanTracePassesAndATraceWithFindingsFailsWithTheDiff() throws {
+        let folder = TemporaryFolder()
+        let clean = try Session.trace("clean.lmdb", in: folder, Session.recordClean)
+        let buggy = try Session.trace("buggy.lmdb", in: folder, Session.recordTwoBugs)
+
+        XCTAssertNil(failureMessage(trace: clean, expected: [], configuration: RuleConfiguration()))
+        assertNoFindings(inTrace: clean)  // must not fail this test
+
+        XCTAssertEqual(failureMessage(trace: buggy, expected: [], configuration: RuleConfiguration()), """
+            \(buggy): expected no lifecycle findings, but replay found 2 (actual +):
+            + seq 5 [unsaved-dismiss] error: \(Session.unsavedDismissMessage) (related: 4)
+            + seq 7 [unsaved-at-exit] error: \(Session.unsavedAtExitMessage) (related: 6)
+            To see them on a timeline: replay report \(buggy) -o timeline.html
+            """)
+    }
+
+    func testExactFindingsPassWhenTheyAreExactlyThoseFoundAndFailOtherwise() throws {
+        let folder = TemporaryFolder()
+        let buggy = try Session.trace("buggy.lmdb", in: folder, Session.recordTwoBugs)
+        let both = [ExpectedFinding(.unsavedAtExit, at: 7), ExpectedFinding(.unsavedDismiss, at: 5, severity: .error)]
+
+        XCTAssertNil(failureMessage(trace: buggy, expected: both, configuration: RuleConfiguration()))
+        assertFindings(inTrace: buggy, both)  // must not fail this test
+
+        XCTAssertEqual(failureMessage(trace: buggy, expected: [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.lostUpdate, at: 6)],
+                                      configuration: RuleConfiguration()), """
+            \(buggy): the lifecycle findings differ from those expected (expected −, actual +):
+              seq 5 [unsaved-dismiss] error: \(Session.unsavedDismissMessage) (related: 4)
+            − seq 6 [lost-update]
+            + seq 7 [unsaved-at-exit] error: \(Session.unsavedAtExitMessage) (related: 6)
+            To see them on a timeline: replay report \(buggy) -o timeline.html
+            """)
+    }
+
+    func testTheConfigurationDecidesWhatCounts() throws {
+        let folder = TemporaryFolder()
+        let buggy = try Session.trace("buggy.lmdb", in: folder, Session.recordTwoBugs)
+        var configuration = RuleConfiguration()
+        configuration.severities[.unsavedAtExit] = .some(nil)  // off
+        XCTAssertNil(failureMessage(trace: buggy, expected: [ExpectedFinding(.unsavedDismiss, at: 5)], configuration: configuration))
+        configuration.severities[.unsavedDismiss] = .warning
+        XCTAssertNotNil(failureMessage(trace: buggy, expected: [ExpectedFinding(.unsavedDismiss, at: 5, severity: .error)], configuration: configuration))
+    }
+
+    func testARecorderIsFlushedBeforeTheReplayAndStaysOpen() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("recorded.lmdb")
+        // Batches that would never commit by themselves during the test.
+        let recorder = try LifecycleRecorder(path: path, durability: .batched(maxDelayMilliseconds: 600_000, maxEvents: 1_000_000),
+                                             clock: Session.steppingClock())
+        recorder.launch(platform: .macOS, scenes: [SceneDeclaration(id: "note", kind: .windowGroup)])
+        recorder.open(window: "n1", scene: "note")
+        recorder.phase(.active, window: "n1")
+        recorder.write(key: "draft", scope: .scene, window: "n1")
+        recorder.dismiss(window: "n1")
+        assertFindings(in: recorder, [ExpectedFinding(.unsavedDismiss, at: 5)])
+        recorder.write(key: "notes", scope: .shared)
+        recorder.terminate()
+        assertFindings(in: recorder, [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.unsavedAtExit, at: 7)])
+        try recorder.close()
+    }
+
+    func testATraceThatCannotBeReplayedFailsSayingWhy() throws {
+        let folder = TemporaryFolder()
+        let missing = folder.file("missing.lmdb")
+        let message = try XCTUnwrap(failureMessage(trace: missing, expected: [], configuration: RuleConfiguration()))
+        XCTAssertTrue(message.hasPrefix("could not replay the trace: "), message)
+        XCTAssertTrue(message.contains(missing), message)
+    }
+
+    func testTheTraceFileIsReadWholeForItsAttachmentUnlessItIsTooLarge() throws {
+        let folder = TemporaryFolder()
+        let path = try Session.trace("clean.lmdb", in: folder, Session.recordClean)
+        let bytes = try XCTUnwrap(TraceAttachments.contents(of: path, limit: TraceAttachments.maxTraceBytes))
+        XCTAssertEqual(bytes, [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        XCTAssertEqual(TraceAttachments.contents(of: path, limit: bytes.count, chunkSize: 1000), bytes, "read in many chunks, the last one short")
+        XCTAssertEqual(TraceAttachments.contents(of: path, limit: bytes.count, chunkSize: 4096), bytes, "read in whole chunks")
+        XCTAssertNil(TraceAttachments.contents(of: path, limit: bytes.count - 1))
+        XCTAssertNil(TraceAttachments.contents(of: folder.file("missing.lmdb"), limit: 1 << 20))
+    }
+}
+
+#if !canImport(ObjectiveC)
+/// In XCTest, a failed assertion is an XCTest failure at the assertion's line
+/// (swift-corelibs-xctest: captured by overriding `recordFailure`).
+final class XCTestFailureReportingTests: XCTestCase {
+    private var captured: [(description: String, file: String, line: Int)] = []
+    private var capturing = false
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        if capturing {
+            captured.append((description, filePath, lineNumber))
+        } else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+    }
+
+    func testAFailedAssertionIsAnXCTestFailureAtTheCallWithTheDiff() throws {
+        let folder = TemporaryFolder()
+        let buggy = try Session.trace("buggy.lmdb", in: folder, Session.recordTwoBugs)
+        let clean = try Session.trace("clean.lmdb", in: folder, Session.recordClean)
+        capturing = true
+        assertNoFindings(inTrace: clean)
+        assertNoFindings(inTrace: buggy); let line = #line
+        assertFindings(inTrace: buggy, [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.unsavedAtExit, at: 7)])
+        capturing = false
+
+        XCTAssertEqual(captured.count, 1, "\(captured)")
+        let failure = try XCTUnwrap(captured.first)
+        XCTAssertEqual(failure.file, #filePath)
+        XCTAssertEqual(failure.line, line)
+        XCTAssertTrue(failure.description.contains("+ seq 5 [unsaved-dismiss] error: "), failure.description)
+        XCTAssertTrue(failure.description.contains("+ seq 7 [unsaved-at-exit] error: "), failure.description)
+    }
+}
+#endif
