@@ -11,7 +11,7 @@ extension Timeline {
         page += "</head>\n<body>\n"
         page += Self.body
         page += "<script type=\"application/json\" id=\"timeline-data\">"
-        page += dataJSON().replacing("</", with: "<\\/")
+        page += Self.scriptSafe(dataJSON())
         page += "</script>\n<script>\n"
         page += Self.script
         page += "</script>\n</body>\n</html>\n"
@@ -53,6 +53,43 @@ extension Timeline {
             raw(",[\(p.finding.related.map(String.init).joined(separator: ","))]]")
         }
         raw("]}")
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `json` made safe to stand inside a `<script>` element: `<`, `>` and `&`
+    /// become `\u003c`, `\u003e` and `\u0026`, and U+2028 and U+2029 become
+    /// `\u2028` and `\u2029`. JSON has these characters only inside strings, where
+    /// the escapes mean the same; without them a string holding `</script>` or
+    /// `<!--<script` ends the element early or swallows the rest of the page.
+    static func scriptSafe(_ json: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(json.utf8.count)
+        var bytes = json.utf8.makeIterator()
+        var pending: [UInt8] = []  // a lead byte E2 and what follows it, until it is known
+        func escape(_ code: String) { out.append(contentsOf: "\\u\(code)".utf8) }
+        while let b = bytes.next() {
+            if !pending.isEmpty {
+                pending.append(b)
+                if pending.count == 2, b != 0x80 { out.append(contentsOf: pending); pending = []; continue }
+                if pending.count == 3 {
+                    switch b {
+                    case 0xA8: escape("2028")
+                    case 0xA9: escape("2029")
+                    default: out.append(contentsOf: pending)
+                    }
+                    pending = []
+                }
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "<"): escape("003c")
+            case UInt8(ascii: ">"): escape("003e")
+            case UInt8(ascii: "&"): escape("0026")
+            case 0xE2: pending = [b]
+            default: out.append(b)
+            }
+        }
+        out.append(contentsOf: pending)
         return String(decoding: out, as: UTF8.self)
     }
 
