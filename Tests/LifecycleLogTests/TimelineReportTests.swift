@@ -56,3 +56,61 @@ final class TimelineReportTests: XCTestCase {
         XCTAssertTrue(html.contains("<title>&lt;!--&lt;script&gt;&amp;\u{2028}.jsonl · lifecycle timeline</title>"))
     }
 }
+
+/// Which findings a long trace's page places, and how the rest are counted.
+final class TimelinePlacementTests: XCTestCase {
+    func testEveryErrorIsPlacedWhenWarningsOverflowAndTheRestAreCountedPerStretch() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("busy.lmdb")
+        try TraceInterchange.generate(.init(events: 60_000, seed: 3, bugRate: 50), to: path)
+        var configuration = RuleConfiguration()
+        configuration.explore = true
+        let timeline = try Timeline.build(path, configuration: configuration, placedWarnings: 100, placedErrors: 20_000)
+        let report = try Replayer.replay(path, configuration: configuration)
+        XCTAssertGreaterThan(report.errors, 100)
+        XCTAssertGreaterThan(report.warnings, 1000)
+        let placedErrors = timeline.findings.filter { $0.finding.severity == .error }
+        let placedWarnings = timeline.findings.filter { $0.finding.severity == .warning }
+        XCTAssertEqual(placedErrors.count, report.errors, "every error is placed")
+        XCTAssertEqual(placedErrors.map(\.finding), report.findings.filter { $0.severity == .error })
+        XCTAssertEqual(placedWarnings.count, 100)
+        // An error after the hundredth warning: the old first-N-by-seq placement would have dropped it.
+        let lastPlacedWarning = try XCTUnwrap(placedWarnings.last).finding.seq
+        XCTAssertTrue(placedErrors.contains { $0.finding.seq > lastPlacedWarning })
+        // Nothing is lost: the counted ones add up, are warnings, and each stretch names real findings.
+        XCTAssertEqual(timeline.aggregated.reduce(0) { $0 + $1.count }, report.warnings - 100)
+        XCTAssertEqual(timeline.moreFindings, report.warnings - 100)
+        XCTAssertTrue(timeline.aggregated.allSatisfy { $0.severity == .warning && $0.firstSeq <= $0.lastSeq && $0.start <= $0.end })
+        let warningSeqs = Set(report.findings.filter { $0.severity == .warning }.map(\.seq))
+        XCTAssertTrue(timeline.aggregated.allSatisfy { warningSeqs.contains($0.firstSeq) && warningSeqs.contains($0.lastSeq) })
+        XCTAssertTrue(timeline.aggregated.allSatisfy { $0.firstSeq > lastPlacedWarning })
+        // The page carries the counts and says how many were aggregated.
+        let html = timeline.html()
+        XCTAssertTrue(html.contains("\"more\":\(report.warnings - 100)"))
+        XCTAssertTrue(html.contains("are aggregated into"))
+    }
+
+    func testErrorsAreCountedOnlyPastTheirOwnCap() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("busy.lmdb")
+        try TraceInterchange.generate(.init(events: 20_000, seed: 4, bugRate: 50), to: path)
+        let timeline = try Timeline.build(path, configuration: RuleConfiguration(), placedWarnings: 0, placedErrors: 10)
+        XCTAssertEqual(timeline.findings.count, 10)
+        XCTAssertTrue(timeline.findings.allSatisfy { $0.finding.severity == .error })
+        XCTAssertEqual(timeline.aggregated.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }, timeline.errors - 10)
+        XCTAssertEqual(timeline.aggregated.filter { $0.severity == .warning }.reduce(0) { $0 + $1.count }, timeline.warnings)
+    }
+
+    func testTheAggregationStaysBoundedHoweverManyFindingsItCounts() {
+        var aggregation = FindingAggregation()
+        for seq in stride(from: UInt64(1), through: 3_000_000, by: 3) {
+            aggregation.add(Finding(rule: seq % 2 == 0 ? .phaseSkip : .killExposure, severity: .warning, seq: seq, related: [], message: ""))
+        }
+        XCTAssertEqual(aggregation.total, 1_000_000)
+        XCTAssertLessThanOrEqual(aggregation.counts.count, Int(FindingAggregation.maxStretches) * 2)
+        XCTAssertEqual(aggregation.sorted.reduce(0) { $0 + $1.count.count }, 1_000_000)
+        let sorted = aggregation.sorted
+        XCTAssertEqual(sorted.first?.count.firstSeq, 1)
+        XCTAssertEqual(sorted.map(\.key), sorted.map(\.key).sorted())
+    }
+}

@@ -60,6 +60,22 @@ public struct Timeline: Sendable {
         public var row: Int
     }
 
+    /// Findings of one rule and severity in one stretch of the trace, counted
+    /// rather than placed one by one (a long trace's findings past
+    /// ``maxDetailedFindings`` warnings or ``maxPlacedErrors`` errors).
+    public struct Aggregate: Sendable, Hashable {
+        /// The rule.
+        public var rule: Rule
+        /// The severity.
+        public var severity: Severity
+        /// How many findings it stands for.
+        public var count: Int
+        /// The seq of the first and of the last of them.
+        public var firstSeq: UInt64, lastSeq: UInt64
+        /// The `t` of the events at ``firstSeq`` and ``lastSeq``.
+        public var start: Double, end: Double
+    }
+
     /// The trace's path, as given.
     public var trace: String
     /// The number of events.
@@ -78,9 +94,12 @@ public struct Timeline: Sendable {
     public var segments: [Segment]
     /// Opens, dismisses, writes, saves and run boundaries.
     public var marks: [Mark]
-    /// Findings with their place, the first ``maxDetailedFindings`` of them.
+    /// Findings with their place: every error (up to ``maxPlacedErrors``) and
+    /// the first ``maxDetailedFindings`` warnings, by seq.
     public var findings: [Placed]
-    /// Findings beyond ``maxDetailedFindings`` (counted in ``errors``/``warnings``).
+    /// The findings not placed one by one, counted per stretch and rule.
+    public var aggregated: [Aggregate]
+    /// How many findings ``aggregated`` counts (also counted in ``errors``/``warnings``).
     public var moreFindings: Int
     /// The number of error findings.
     public var errors: Int
@@ -93,22 +112,36 @@ public struct Timeline: Sendable {
     public static let exactLimit: UInt64 = 20_000
     /// The number of time buckets for longer traces.
     public static let bucketCount = 4096
-    /// How many findings are placed individually.
+    /// How many warnings are placed individually; later ones are aggregated.
     public static let maxDetailedFindings = 5000
+    /// How many errors are placed individually (errors are never aggregated
+    /// while warnings could be: warnings are capped first).
+    public static let maxPlacedErrors = 20_000
 
     /// Builds the timeline of the trace at `path` (two streaming passes).
     ///
     /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace.
     public static func build(_ path: String, configuration: RuleConfiguration = RuleConfiguration()) throws -> Timeline {
+        try build(path, configuration: configuration, placedWarnings: maxDetailedFindings, placedErrors: maxPlacedErrors)
+    }
+
+    /// ``build(_:configuration:)`` with other caps on the findings placed one by one (for tests).
+    static func build(_ path: String, configuration: RuleConfiguration, placedWarnings: Int, placedErrors: Int) throws -> Timeline {
         var first: Double?
         var last: Double = 0
         var reducer = LifecycleReducer(configuration: configuration)
-        var kept: [Finding] = []  // the first maxDetailedFindings, the rest only counted
-        var errors = 0, warnings = 0
+        var kept: [Finding] = []  // placed one by one, in stream order (seq, rule)
+        var aggregation = FindingAggregation()  // the rest, counted per stretch
+        var errors = 0, warnings = 0, keptErrors = 0, keptWarnings = 0
         func keep(_ findings: [Finding]) {
             for f in findings {
-                if f.severity == .error { errors += 1 } else { warnings += 1 }
-                if kept.count < maxDetailedFindings { kept.append(f) }
+                if f.severity == .error {
+                    errors += 1
+                    if keptErrors < placedErrors { keptErrors += 1; kept.append(f) } else { aggregation.add(f) }
+                } else {
+                    warnings += 1
+                    if keptWarnings < placedWarnings { keptWarnings += 1; kept.append(f) } else { aggregation.add(f) }
+                }
             }
         }
         try Replayer.forEachEvent(in: path) { seq, event in
@@ -122,15 +155,23 @@ public struct Timeline: Sendable {
         keep(reducer.takeSettledFindings())
         var builder = TimelineBuilder(start: first ?? 0, end: last, events: reducer.eventCount, configuration: configuration,
                                       findings: kept)
+        let boundaries = aggregation.boundarySeqs
+        var boundaryT: [UInt64: Double] = [:]
         try Replayer.forEachEvent(in: path) { seq, event in
             builder.apply(seq: seq, event)
+            if boundaries.contains(seq) { boundaryT[seq] = event.t }
             return true
         }
         builder.finish()
+        let aggregated = aggregation.sorted.map { entry in
+            Aggregate(rule: entry.key.rule, severity: entry.key.severity, count: entry.count.count,
+                      firstSeq: entry.count.firstSeq, lastSeq: entry.count.lastSeq,
+                      start: boundaryT[entry.count.firstSeq] ?? last, end: boundaryT[entry.count.lastSeq] ?? last)
+        }
         return Timeline(
             trace: path, events: reducer.eventCount, runs: reducer.runCount, startTime: first ?? 0, endTime: last,
             rows: builder.rowCount, labels: builder.labels, segments: builder.segments, marks: builder.marks,
-            findings: builder.placed, moreFindings: errors + warnings - builder.placed.count,
+            findings: builder.placed, aggregated: aggregated, moreFindings: aggregation.total,
             errors: errors, warnings: warnings, buckets: builder.quantum > 0 ? bucketCount : 0)
     }
 }
@@ -232,10 +273,8 @@ struct TimelineBuilder {
         if reducer.isRunning { syncLanes(at: t, seq: seq) }
         lastRunEventT = t
         while nextFinding < findings.count, findings[nextFinding].seq == seq {
-            if placed.count < Timeline.maxDetailedFindings {
-                let row = event.window.flatMap { reducer.openWindow(named: $0) }.flatMap { lanes[$0.instance]?.row } ?? rowBefore ?? -1
-                placed.append(Timeline.Placed(finding: findings[nextFinding], t: t, row: row))
-            }
+            let row = event.window.flatMap { reducer.openWindow(named: $0) }.flatMap { lanes[$0.instance]?.row } ?? rowBefore ?? -1
+            placed.append(Timeline.Placed(finding: findings[nextFinding], t: t, row: row))
             nextFinding += 1
         }
     }
