@@ -21,7 +21,7 @@ struct Replay: ParsableCommand {
               replay import session.jsonl -o session.lmdb
               replay session.lmdb --assert
             """,
-        subcommands: [Check.self, Import.self, Export.self, Record.self, Report.self, Stats.self, Dump.self, Generate.self],
+        subcommands: [Check.self, Import.self, Export.self, Record.self, Report.self, Stats.self, Dump.self, Generate.self, Minimize.self],
         defaultSubcommand: Check.self
     )
 
