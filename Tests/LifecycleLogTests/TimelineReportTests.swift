@@ -114,3 +114,27 @@ final class TimelinePlacementTests: XCTestCase {
         XCTAssertEqual(sorted.map(\.key), sorted.map(\.key).sorted())
     }
 }
+
+/// A long trace's timeline is quantised to a grid; short phases must still show.
+final class TimelineLevelOfDetailTests: XCTestCase {
+    func testAQuantisedTimelineKeepsEachLanesPhasesCloseToTheExactOne() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("long.lmdb")
+        try TraceInterchange.generate(.init(events: 30_000, seed: 9), to: path)
+        let exact = try Timeline.build(path, configuration: RuleConfiguration(), placedWarnings: 5000, placedErrors: 20_000, exactLimit: .max)
+        let grid = try Timeline.build(path)
+        XCTAssertEqual(exact.buckets, 0)
+        XCTAssertEqual(grid.buckets, Timeline.bucketCount)
+        XCTAssertLessThan(grid.segments.count, exact.segments.count)
+        let span = grid.endTime - grid.startTime
+        for row in -1..<min(exact.rows, 3) {
+            for phase in [ScenePhase.active, .inactive, .background] {
+                let time = { (t: Timeline) in t.segments.filter { $0.row == row && $0.phase == phase }.reduce(0) { $0 + $1.end - $1.start } }
+                XCTAssertEqual(time(grid) / span, time(exact) / span, accuracy: 0.05, "lane \(row), \(phase)")
+            }
+            // Within a lane, segments follow each other without overlapping.
+            let lane = grid.segments.filter { $0.row == row }
+            for (a, b) in zip(lane, lane.dropFirst()) { XCTAssertLessThanOrEqual(a.end, b.start + 1e-6, "lane \(row)") }
+        }
+    }
+}

@@ -126,7 +126,8 @@ public struct Timeline: Sendable {
     }
 
     /// ``build(_:configuration:)`` with other caps on the findings placed one by one (for tests).
-    static func build(_ path: String, configuration: RuleConfiguration, placedWarnings: Int, placedErrors: Int) throws -> Timeline {
+    static func build(_ path: String, configuration: RuleConfiguration, placedWarnings: Int, placedErrors: Int,
+                      exactLimit: UInt64 = Timeline.exactLimit) throws -> Timeline {
         var first: Double?
         var last: Double = 0
         var reducer = LifecycleReducer(configuration: configuration)
@@ -154,7 +155,7 @@ public struct Timeline: Sendable {
         reducer.finish()
         keep(reducer.takeSettledFindings())
         var builder = TimelineBuilder(start: first ?? 0, end: last, events: reducer.eventCount, configuration: configuration,
-                                      findings: kept)
+                                      findings: kept, exactLimit: exactLimit)
         let boundaries = aggregation.boundarySeqs
         var boundaryT: [UInt64: Double] = [:]
         try Replayer.forEachEvent(in: path) { seq, event in
@@ -204,10 +205,10 @@ struct TimelineBuilder {
         var bucket: Int
     }
 
-    init(start: Double, end: Double, events: UInt64, configuration: RuleConfiguration, findings: [Finding]) {
+    init(start: Double, end: Double, events: UInt64, configuration: RuleConfiguration, findings: [Finding], exactLimit: UInt64) {
         reducer = LifecycleReducer(configuration: configuration)
         self.start = start
-        quantum = events > Timeline.exactLimit && end > start ? (end - start) / Double(Timeline.bucketCount) : 0
+        quantum = events > exactLimit && end > start ? (end - start) / Double(Timeline.bucketCount) : 0
         self.findings = findings
     }
 
@@ -229,11 +230,58 @@ struct TimelineBuilder {
         marks.append(Timeline.Mark(kind: kind, row: row, t: t, count: 1, seq: seq))
     }
 
+    /// What a row held in a time bucket it did not fill with one phase: the time spent in each phase.
+    struct BucketFill {
+        var bucket: Int
+        var time: [Double] = [0, 0, 0]
+        var labels: [Int] = [0, 0, 0]
+        var from: Double, to: Double
+    }
+
+    /// Partly filled buckets, by row (level of detail for quantised timelines).
+    var fills: [Int: BucketFill] = [:]
+
+    static let phaseOrder: [ScenePhase] = [.active, .inactive, .background]
+
+    /// Records that `row` was in `phase` from `from` to `to`. On a quantised
+    /// timeline, whole buckets keep their phase; a bucket the row spends in
+    /// several phases (or only partly) becomes one segment over the time it
+    /// was covered, in the phase it spent most of that time in, so short
+    /// phases neither vanish nor multiply segments.
     mutating func emitSegment(row: Int, from: Double, to: Double, phase: ScenePhase, label: Int) {
         guard to > from else { return }  // nothing to draw
-        if quantum > 0, bucket(from) == bucket(to), to - from < quantum {
-            return  // shorter than a bucket: not visible at this resolution
+        guard quantum > 0 else { return appendSegment(row: row, from: from, to: to, phase: phase, label: label) }
+        var a = from
+        while a < to {
+            let b = bucket(a)
+            let bucketStart = start + Double(b) * quantum, bucketEnd = start + Double(b + 1) * quantum
+            let end = min(to, bucketEnd)
+            if let fill = fills[row], fill.bucket != b { flush(row: row, fill) }
+            if a - bucketStart <= quantum * 1e-9, end >= bucketEnd - quantum * 1e-9, fills[row] == nil {
+                appendSegment(row: row, from: a, to: end, phase: phase, label: label)  // the whole bucket
+            } else {
+                var fill = fills[row] ?? BucketFill(bucket: b, from: a, to: end)
+                // `!`: every phase is in `phaseOrder`.
+                let p = Self.phaseOrder.firstIndex(of: phase)!
+                fill.time[p] += end - a
+                fill.labels[p] = label
+                fill.to = max(fill.to, end)
+                fills[row] = fill
+            }
+            if end <= a { break }  // no progress (t beyond the grid's last bucket)
+            a = end
         }
+    }
+
+    /// Ends a partly filled bucket: one segment in its most-covered phase.
+    mutating func flush(row: Int, _ fill: BucketFill) {
+        fills[row] = nil
+        var best = 0
+        for p in 1..<3 where fill.time[p] > fill.time[best] { best = p }
+        appendSegment(row: row, from: fill.from, to: fill.to, phase: Self.phaseOrder[best], label: fill.labels[best])
+    }
+
+    mutating func appendSegment(row: Int, from: Double, to: Double, phase: ScenePhase, label: Int) {
         if let i = lastSegmentOfRow[row], segments[i].phase == phase, segments[i].label == label,
            segments[i].end >= from - quantum {
             segments[i].end = to
@@ -329,5 +377,6 @@ struct TimelineBuilder {
 
     mutating func finish() {
         closeAll(at: lastT)
+        for (row, fill) in fills.sorted(by: { $0.key < $1.key }) { flush(row: row, fill) }
     }
 }

@@ -57,10 +57,22 @@ extension Timeline {
           return STEPS[STEPS.length - 1] * Math.ceil(want / STEPS[STEPS.length - 1]);
         }
         function axisFormat(step) {
-          const [unit, suffix] = UNITS.find(([u]) => step >= u) || UNITS[UNITS.length - 1];
+          // In the step's unit, after whole larger units: "21 h 51 min 42 s" rather than "78702 s".
+          const i = Math.max(0, UNITS.findIndex(([u]) => step >= u) < 0 ? UNITS.length - 1 : UNITS.findIndex(([u]) => step >= u));
+          const [unit, suffix] = UNITS[i];
           let decimals = 0;
           while (decimals < 6 && Math.abs(Math.round(step / unit * 10 ** decimals) - step / unit * 10 ** decimals) > 1e-6) decimals++;
-          return ms => (ms / unit).toFixed(decimals) + " " + suffix;
+          return ms => {
+            const sign = ms < 0 ? "−" : "", parts = [];
+            let rest = Math.round(Math.abs(ms) / unit * 10 ** decimals) / 10 ** decimals * unit;
+            for (const [u, name] of UNITS.slice(0, i)) {
+              const whole = Math.floor(rest / u + 1e-9);
+              if (whole > 0 || parts.length) { parts.push(`${whole} ${name}`); rest -= whole * u; }
+            }
+            const last = Math.round(rest / unit * 10 ** decimals) / 10 ** decimals;
+            if (last > 0 || !parts.length) parts.push(`${last.toFixed(decimals)} ${suffix}`);
+            return sign + parts.join(" ");
+          };
         }
         function fmt(ms) {
           const a = Math.abs(ms);
@@ -90,13 +102,16 @@ extension Timeline {
           ctx.fillStyle = "#5f6368"; ctx.strokeStyle = "#e3e6e8";
           const step = axisStep(v1 - v0, plotW()), label = axisFormat(step);
           let lastRight = LABEL_W - 4;
+          const drawn = [];
           for (let k = Math.ceil((v0 - D.start) / step); D.start + k * step <= v1; k++) {
             const t = D.start + k * step, px = x(t);
             if (px < LABEL_W) continue;
             ctx.beginPath(); ctx.moveTo(px, AXIS_Y + 8); ctx.lineTo(px, height); ctx.stroke();
             const text = label(k * step), w = ctx.measureText(text).width;
-            if (px + 3 >= lastRight + 8 && px + 3 + w <= width - 2) { ctx.fillText(text, px + 3, AXIS_Y); lastRight = px + 3 + w; }
+            if (px + 3 >= lastRight + 8 && px + 3 + w <= width - 2) { ctx.fillText(text, px + 3, AXIS_Y); lastRight = px + 3 + w; drawn.push(text); }
           }
+          // What the canvas shows, for screen readers (and the page's own checks).
+          canvas.setAttribute("aria-label", `Timeline of ${name} from ${fmt(v0 - D.start)} to ${fmt(v1 - D.start)}; time axis: ${drawn.join(", ")}`);
           ctx.fillStyle = "#202124"; ctx.fillText("app phase", 8, laneY(-1));
           if (MORE) ctx.fillText("more findings", 8, laneY(-2));
           ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, 0, width - LABEL_W, height); ctx.clip();
@@ -181,11 +196,11 @@ extension Timeline {
           ctx.beginPath(); ctx.moveTo(px, y - r); ctx.lineTo(px + r, y); ctx.lineTo(px, y + r); ctx.lineTo(px - r, y); ctx.closePath(); ctx.fill();
           ctx.strokeStyle = "#fff"; ctx.stroke();
         }
-        function badge(px, y, n, below) {
+        function badge(px, y, n) {
           if (n < 2) return;
           const text = n > 999 ? Math.round(n / 1000) + "k" : String(n);
           ctx.font = "10px -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Arial, sans-serif";
-          ctx.fillStyle = "#202124"; ctx.fillText(text, px + 7, below ? y + 6 : y - 5);
+          ctx.fillStyle = "#202124"; ctx.fillText(text, px + 7, y - 5);
           ctx.font = "12px -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Arial, sans-serif";
         }
         function drawFindings() {
@@ -202,7 +217,7 @@ extension Timeline {
           for (const {sev, row, t, items} of ordered) {
             const px = x(t), y = laneY(row) - 13;
             diamond(px, y, 6, SEV_COLOR[sev]);
-            badge(px, y, items.length, sev === 1);
+            if (sev === 0) badge(px, y, items.length);  // warnings give their count in the tooltip: less clutter
             let text;
             if (items.length === 1) {
               const [, , , rule, seq, msg] = D.findings[items[0]];
