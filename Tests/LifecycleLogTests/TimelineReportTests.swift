@@ -138,3 +138,23 @@ final class TimelineLevelOfDetailTests: XCTestCase {
         }
     }
 }
+
+/// The page in a real browser (headless Chromium, when installed; `scripts/render-report` installs it).
+final class BrowserRenderTests: XCTestCase {
+    func testTheHostileFixtureRendersItsTimelineAndFindingsInChromium() throws {
+        guard ["/usr/bin/chromium", "/usr/local/bin/chromium"].contains(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("chromium is not installed (apt-get install chromium, or run scripts/render-report once)")
+        }
+        let folder = TemporaryFolder()
+        let png = folder.file("hostile.png")
+        // Under a hostile file name too; the script's page check draws, zooms, and clicks a finding.
+        let result = try runProgram("/usr/bin/env", [
+            "REPLAY=\(replayExecutable)", "REPORT_NAME=<!--<script>&.jsonl",
+            "\(repositoryRoot)/scripts/render-report", "traces/report/hostile-strings.jsonl", png, "2",
+        ])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("findings=2 axis-repeats=0/"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("highlighted=1"), result.stdout)
+        XCTAssertGreaterThan((try FileManager.default.attributesOfItem(atPath: png)[.size] as? Int) ?? 0, 10_000)
+    }
+}
