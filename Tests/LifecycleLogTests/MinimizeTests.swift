@@ -18,6 +18,7 @@ final class MinimizeTests: XCTestCase {
             switch event.kind {
             case .launch: running = true; open = []
             case .open(let w, _, _, _): open.insert(w)
+            case .mark, .unknown: break  // allowed outside a run: the reducer only notes them
             default:
                 XCTAssertTrue(running, "seq \(i + 1) comes before any launch", file: file, line: line)
                 if let w = event.window { XCTAssertTrue(open.contains(w), "seq \(i + 1) names window \(w) before its open", file: file, line: line) }
@@ -68,6 +69,34 @@ final class MinimizeTests: XCTestCase {
         XCTAssertEqual(try replay(fixture, "--expect", expected).status, 0)
         XCTAssertEqual(try replay("import", fixture, "-o", folder.file("imported.lmdb")).status, 0)
         XCTAssertEqual(try replay(folder.file("imported.lmdb"), "--expect", expected).status, 0)
+    }
+
+    func testEveryFindingOfEveryFixtureMinimizesToAWellFormedTraceThatStillGivesIt() throws {
+        let root = "\(repositoryRoot)/traces"
+        let fixtures = try XCTUnwrap(FileManager.default.subpaths(atPath: root)).filter { $0.hasSuffix(".jsonl") && !$0.hasSuffix(".export.jsonl") }.sorted()
+        var checked = 0
+        for fixture in fixtures {
+            var configuration = RuleConfiguration()
+            configuration.explore = fixture.hasPrefix("explore/")
+            let events = try TraceMinimizer.load("\(root)/\(fixture)")
+            let report = try Replayer.replay("\(root)/\(fixture)", configuration: configuration)
+            for finding in report.findings {
+                let result = try TraceMinimizer.minimize(events, rule: finding.rule, seq: finding.seq, configuration: configuration)
+                XCTAssertLessThanOrEqual(result.events.count, events.count, fixture)
+                XCTAssertEqual(result.originalSeqs[Int(result.finding.seq) - 1], finding.seq, "\(fixture) \(finding.rule)")
+                XCTAssertEqual(result.events[Int(result.finding.seq) - 1], events[Int(finding.seq) - 1])
+                XCTAssertEqual(result.originalSeqs, result.originalSeqs.sorted())
+                // Replaying the fixture text gives the same finding where the result says.
+                let text = result.jsonLines(source: fixture)
+                let again = try replayFindings(text, explore: configuration.explore || finding.rule == .killExposure)
+                XCTAssertTrue(again.contains { $0.rule == finding.rule && $0.seq == result.finding.seq }, "\(fixture) \(finding.rule)")
+                if finding.rule != .eventBeforeLaunch && finding.rule != .unknownWindow && !report.findings.contains(where: { $0.rule == .eventBeforeLaunch || $0.rule == .unknownWindow }) {
+                    assertWellFormed(result.events)
+                }
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 30)
     }
 
     func testWithoutASeqAnyFindingOfTheRuleIsKept() throws {
