@@ -5,21 +5,26 @@ extension Timeline {
     /// boundaries, and each finding as a marker; zoom with the wheel or the
     /// buttons, pan by dragging. The same timeline always gives the same bytes.
     public func html() -> String {
-        var page = Self.pageHead
-        page += "<title>\(Self.escapeHTML(ExpectedReport.fileName(trace))) · lifecycle timeline</title>\n"
-        page += Self.style
-        page += "</head>\n<body>\n"
-        page += Self.body
-        page += "<script type=\"application/json\" id=\"timeline-data\">"
-        page += Self.scriptSafe(dataJSON())
-        page += "</script>\n<script>\n"
-        page += Self.script
-        page += "</script>\n</body>\n</html>\n"
-        return page
+        // One buffer for the page: a long trace's data is written once, not copied from string to string.
+        let data = dataJSON()
+        var page: [UInt8] = []
+        page.reserveCapacity(data.count + data.count / 8 + Self.script.utf8.count + 8192)
+        func add(_ s: String) { page.append(contentsOf: s.utf8) }
+        add(Self.pageHead)
+        add("<title>\(Self.escapeHTML(ExpectedReport.fileName(trace))) · lifecycle timeline</title>\n")
+        add(Self.style)
+        add("</head>\n<body>\n")
+        add(Self.body)
+        add("<script type=\"application/json\" id=\"timeline-data\">")
+        Self.appendScriptSafe(data, to: &page)
+        add("</script>\n<script>\n")
+        add(Self.script)
+        add("</script>\n</body>\n</html>\n")
+        return String(decoding: page, as: UTF8.self)
     }
 
-    /// The data the page draws, as compact JSON arrays.
-    func dataJSON() -> String {
+    /// The data the page draws, as compact JSON arrays (UTF-8).
+    func dataJSON() -> [UInt8] {
         var out: [UInt8] = []
         func raw(_ s: String) { out.append(contentsOf: s.utf8) }
         func str(_ s: String) { JSONWriter.writeString(s, into: &out) }
@@ -60,7 +65,7 @@ extension Timeline {
             raw(",\(a.count),\(a.firstSeq),\(a.lastSeq)]")
         }
         raw("]}")
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// `json` made safe to stand inside a `<script>` element: `<`, `>` and `&`
@@ -70,8 +75,13 @@ extension Timeline {
     /// `<!--<script` ends the element early or swallows the rest of the page.
     static func scriptSafe(_ json: String) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity(json.utf8.count)
-        var bytes = json.utf8.makeIterator()
+        appendScriptSafe(Array(json.utf8), to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 JSON `json` to `out`, made safe as ``scriptSafe(_:)`` says.
+    static func appendScriptSafe(_ json: [UInt8], to out: inout [UInt8]) {
+        var bytes = json.makeIterator()
         var pending: [UInt8] = []  // a lead byte E2 and what follows it, until it is known
         func escape(_ code: String) { out.append(contentsOf: "\\u\(code)".utf8) }
         while let b = bytes.next() {
@@ -97,7 +107,6 @@ extension Timeline {
             }
         }
         out.append(contentsOf: pending)
-        return String(decoding: out, as: UTF8.self)
     }
 
     static func escapeHTML(_ s: String) -> String {
