@@ -67,6 +67,9 @@ final class MinimizeTests: XCTestCase {
         XCTAssertEqual(events[Int(kept.seq) - 1], original)
         // The expected report beside it is what --expect compares with, and replay import takes the fixture.
         XCTAssertEqual(try replay(fixture, "--expect", expected).status, 0)
+        let written = try String(contentsOfFile: expected, encoding: .utf8)
+        XCTAssertEqual(try replay(fixture, "--expect", expected, "--update-expected").status, 0)
+        XCTAssertEqual(try String(contentsOfFile: expected, encoding: .utf8), written, "the same bytes as --update-expected writes")
         XCTAssertEqual(try replay("import", fixture, "-o", folder.file("imported.lmdb")).status, 0)
         XCTAssertEqual(try replay(folder.file("imported.lmdb"), "--expect", expected).status, 0)
     }
