@@ -145,16 +145,28 @@ public struct Timeline: Sendable {
                 }
             }
         }
-        try Replayer.forEachEvent(in: path) { seq, event in
-            if first == nil { first = event.t }
-            last = event.t
-            reducer.apply(seq: seq, event)
-            if !reducer.findings.isEmpty { keep(reducer.takeSettledFindings()) }
-            return true
+        let eventCount: UInt64, runCount: Int
+        if Replayer.isJSONLines(path) {
+            // One parse gives the findings and the time span.
+            try Replayer.forEachEvent(in: path) { seq, event in
+                if first == nil { first = event.t }
+                last = event.t
+                reducer.apply(seq: seq, event)
+                if !reducer.findings.isEmpty { keep(reducer.takeSettledFindings()) }
+                return true
+            }
+            reducer.finish()
+            keep(reducer.takeSettledFindings())
+            (eventCount, runCount) = (reducer.eventCount, reducer.runCount)
+        } else {
+            // A trace file: the findings from the fast replay stream, the span from its first and last events.
+            let report = try Replayer.replay(path, configuration: configuration) { keep([$0]) }
+            (eventCount, runCount) = (report.events, report.runs)
+            let trace = try Trace(path: path)
+            try trace.forEachEvent(from: 1) { _, event in first = event.t; return false }
+            try trace.forEachEvent(from: max(1, UInt64(try trace.eventCount))) { _, event in last = event.t; return false }
         }
-        reducer.finish()
-        keep(reducer.takeSettledFindings())
-        var builder = TimelineBuilder(start: first ?? 0, end: last, events: reducer.eventCount, configuration: configuration,
+        var builder = TimelineBuilder(start: first ?? 0, end: last, events: eventCount, configuration: configuration,
                                       findings: kept, exactLimit: exactLimit)
         let boundaries = aggregation.boundarySeqs
         var boundaryT: [UInt64: Double] = [:]
@@ -170,7 +182,7 @@ public struct Timeline: Sendable {
                       start: boundaryT[entry.count.firstSeq] ?? last, end: boundaryT[entry.count.lastSeq] ?? last)
         }
         return Timeline(
-            trace: path, events: reducer.eventCount, runs: reducer.runCount, startTime: first ?? 0, endTime: last,
+            trace: path, events: eventCount, runs: runCount, startTime: first ?? 0, endTime: last,
             rows: builder.rowCount, labels: builder.labels, segments: builder.segments, marks: builder.marks,
             findings: builder.placed, aggregated: aggregated, moreFindings: aggregation.total,
             errors: errors, warnings: warnings, buckets: builder.quantum > 0 ? bucketCount : 0)
