@@ -1,6 +1,14 @@
 import ArgumentParser
 import LifecycleLog
 
+/// What `replay export` writes.
+enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+    /// JSON Lines, every event and field (the interchange format).
+    case jsonl
+    /// Chrome trace-event JSON for Perfetto and chrome://tracing.
+    case perfetto
+}
+
 extension Replay {
     /// `replay export TRACE.lmdb [-o OUT.jsonl]`
     struct Export: ParsableCommand {
@@ -14,31 +22,64 @@ extension Replay {
                 every event that can still be read: all those before the damage, then those the \
                 file's pages still hold after it (also from a truncated file).
 
+                --format perfetto writes Chrome trace-event JSON instead, for ui.perfetto.dev or \
+                chrome://tracing: a process per run, a thread per window (and one for the app phase) \
+                with its phases as slices, findings and every other event as instants. It reads \
+                .lmdb and .jsonl traces; --explore and --rules choose the findings as for replay TRACE.
+
                 Example:
                   replay export session.lmdb -o session.jsonl
                   replay export damaged.lmdb --salvage -o recovered.jsonl
+                  replay export session.lmdb --format perfetto -o session.trace.json
                 """)
 
-        @Argument(help: "The trace file to read.")
+        @Argument(help: "The trace file to read (.lmdb; .jsonl too with --format perfetto).")
         var trace: String
 
-        @Option(name: .shortAndLong, help: "The JSON Lines file to write ('-' or none for standard output).")
+        @Option(name: .shortAndLong, help: "The file to write ('-' or none for standard output).")
         var output: String?
 
-        @Flag(help: "Replace an existing -o file even when it is not JSON Lines.")
+        @Option(help: "jsonl (the interchange format) or perfetto (Chrome trace-event JSON).")
+        var format: ExportFormat = .jsonl
+
+        @Flag(help: "With --format perfetto, also place the what-if findings (kill-exposure).")
+        var explore = false
+
+        @Option(help: "With --format perfetto, a rules file, as for replay TRACE --rules.")
+        var rules: String?
+
+        @Flag(help: "Replace an existing -o file even when it is not of the kind this export writes.")
         var force = false
 
         @Flag(help: "Recover a damaged trace: write every event that can still be read, in seq order, say what could not be, and exit 0.")
         var salvage = false
 
+        func validate() throws {
+            if format == .perfetto, salvage {
+                throw ValidationError("--salvage writes JSON Lines; leave out --format perfetto (export the salvaged .jsonl to Perfetto afterwards)")
+            }
+            if format == .jsonl, explore || rules != nil {
+                throw ValidationError("--explore and --rules choose findings, which only --format perfetto exports")
+            }
+        }
+
         func run() throws {
             if let output {
-                try OutputFile.check(output, writes: .jsonLines, command: "replay export", inputs: [trace], force: force, suggestion: [
-                    .traceFile: "replay import IN.jsonl -o OUT.lmdb (export turns a trace file into JSON Lines)",
-                    .html: "replay report TRACE -o OUT.html",
-                    .json: "replay TRACE --format json > OUT.json",
-                ])
+                if format == .perfetto {
+                    try OutputFile.check(output, writes: .json, command: "replay export --format perfetto", inputs: [trace], force: force, suggestion: [
+                        .traceFile: "replay import IN.jsonl -o OUT.lmdb",
+                        .jsonLines: "replay export TRACE -o OUT.jsonl",
+                        .html: "replay report TRACE -o OUT.html",
+                    ])
+                } else {
+                    try OutputFile.check(output, writes: .jsonLines, command: "replay export", inputs: [trace], force: force, suggestion: [
+                        .traceFile: "replay import IN.jsonl -o OUT.lmdb (export turns a trace file into JSON Lines)",
+                        .html: "replay report TRACE -o OUT.html",
+                        .json: "replay export TRACE --format perfetto -o OUT.json, or replay TRACE --format json > OUT.json",
+                    ])
+                }
             }
+            if format == .perfetto { return try exportTraceEvents() }
             if salvage { return try runSalvage() }
             let opened = try Trace(path: trace)
             let out = try Output.to(path: output)
@@ -66,6 +107,26 @@ extension Replay {
                 let summary = try TraceInterchange.salvageJSONLines(path: trace) { out.write($0) }
                 try out.commit()
                 Output.standardError.write("replay: \(summary)\n")
+            } catch {
+                out.discard()
+                throw error
+            }
+        }
+
+        /// `--format perfetto`: the trace-event JSON, written only when whole.
+        private func exportTraceEvents() throws {
+            var configuration = try loadRuleConfiguration(rules)
+            configuration.explore = explore
+            let out = try Output.to(path: output)
+            do {
+                if output == nil || output == "-" {
+                    let body = SpillBuffer()  // a trace damaged halfway prints nothing but its error
+                    try TraceEventExport.write(trace, configuration: configuration) { try body.append($0) }
+                    try body.drain(into: out)
+                } else {
+                    try TraceEventExport.write(trace, configuration: configuration) { out.write($0) }
+                }
+                try out.commit()
             } catch {
                 out.discard()
                 throw error

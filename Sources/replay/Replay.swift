@@ -23,7 +23,7 @@ struct Replay: ParsableCommand {
               replay session.lmdb --assert
             """,
         version: LifecycleLogVersion.current,
-        subcommands: [Check.self, Import.self, Export.self, Record.self, Report.self, Stats.self, Dump.self, Generate.self],
+        subcommands: [Check.self, Import.self, Export.self, Record.self, Report.self, Stats.self, Dump.self, Generate.self, Minimize.self],
         defaultSubcommand: Check.self
     )
 

@@ -9,8 +9,10 @@ extension Replay {
             discussion: """
                 A lane per window and one for the app phase, with phase bands (active, inactive, \
                 background), opens and dismisses, writes and saves as ticks, run boundaries, and each \
-                finding as a marker with its rule, seq and message. Zoom with the wheel, pan by dragging. \
-                The page needs no network: open it anywhere, attach it to a bug report.
+                finding as a marker with its rule, seq and message. Zoom with the wheel, pan by dragging; \
+                click a finding in the table to highlight it. Every error is placed (up to 20,000) and \
+                the first 5,000 warnings; further findings are counted per stretch of the trace, and the \
+                page says how many. The page needs no network: open it anywhere, attach it to a bug report.
 
                 Example:
                   replay report session.lmdb -o timeline.html --explore
@@ -43,7 +45,8 @@ extension Replay {
             let out = try Output.to(path: output)
             out.write(timeline.html())
             try out.commit()
-            Output.standardError.write("wrote \(output): \(timeline.events) events, \(timeline.errors) errors, \(timeline.warnings) warnings\n")
+            let counted = timeline.moreFindings > 0 ? " (\(timeline.moreFindings) of them counted per stretch rather than placed one by one)" : ""
+            Output.standardError.write("wrote \(output): \(timeline.events) events, \(timeline.errors) errors, \(timeline.warnings) warnings\(counted)\n")
         }
     }
 }

@@ -60,6 +60,22 @@ public struct Timeline: Sendable {
         public var row: Int
     }
 
+    /// Findings of one rule and severity in one stretch of the trace, counted
+    /// rather than placed one by one (a long trace's findings past
+    /// ``maxDetailedFindings`` warnings or ``maxPlacedErrors`` errors).
+    public struct Aggregate: Sendable, Hashable {
+        /// The rule.
+        public var rule: Rule
+        /// The severity.
+        public var severity: Severity
+        /// How many findings it stands for.
+        public var count: Int
+        /// The seq of the first and of the last of them.
+        public var firstSeq: UInt64, lastSeq: UInt64
+        /// The `t` of the events at ``firstSeq`` and ``lastSeq``.
+        public var start: Double, end: Double
+    }
+
     /// The trace's path, as given.
     public var trace: String
     /// The number of events.
@@ -78,9 +94,12 @@ public struct Timeline: Sendable {
     public var segments: [Segment]
     /// Opens, dismisses, writes, saves and run boundaries.
     public var marks: [Mark]
-    /// Findings with their place, the first ``maxDetailedFindings`` of them.
+    /// Findings with their place: every error (up to ``maxPlacedErrors``) and
+    /// the first ``maxDetailedFindings`` warnings, by seq.
     public var findings: [Placed]
-    /// Findings beyond ``maxDetailedFindings`` (counted in ``errors``/``warnings``).
+    /// The findings not placed one by one, counted per stretch and rule.
+    public var aggregated: [Aggregate]
+    /// How many findings ``aggregated`` counts (also counted in ``errors``/``warnings``).
     public var moreFindings: Int
     /// The number of error findings.
     public var errors: Int
@@ -93,44 +112,79 @@ public struct Timeline: Sendable {
     public static let exactLimit: UInt64 = 20_000
     /// The number of time buckets for longer traces.
     public static let bucketCount = 4096
-    /// How many findings are placed individually.
+    /// How many warnings are placed individually; later ones are aggregated.
     public static let maxDetailedFindings = 5000
+    /// How many errors are placed individually (errors are never aggregated
+    /// while warnings could be: warnings are capped first).
+    public static let maxPlacedErrors = 20_000
 
     /// Builds the timeline of the trace at `path` (two streaming passes).
     ///
     /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace.
     public static func build(_ path: String, configuration: RuleConfiguration = RuleConfiguration()) throws -> Timeline {
+        try build(path, configuration: configuration, placedWarnings: maxDetailedFindings, placedErrors: maxPlacedErrors)
+    }
+
+    /// ``build(_:configuration:)`` with other caps on the findings placed one by one (for tests).
+    static func build(_ path: String, configuration: RuleConfiguration, placedWarnings: Int, placedErrors: Int,
+                      exactLimit: UInt64 = Timeline.exactLimit) throws -> Timeline {
         var first: Double?
         var last: Double = 0
         var reducer = LifecycleReducer(configuration: configuration)
-        var kept: [Finding] = []  // the first maxDetailedFindings, the rest only counted
-        var errors = 0, warnings = 0
+        var kept: [Finding] = []  // placed one by one, in stream order (seq, rule)
+        var aggregation = FindingAggregation()  // the rest, counted per stretch
+        var errors = 0, warnings = 0, keptErrors = 0, keptWarnings = 0
         func keep(_ findings: [Finding]) {
             for f in findings {
-                if f.severity == .error { errors += 1 } else { warnings += 1 }
-                if kept.count < maxDetailedFindings { kept.append(f) }
+                if f.severity == .error {
+                    errors += 1
+                    if keptErrors < placedErrors { keptErrors += 1; kept.append(f) } else { aggregation.add(f) }
+                } else {
+                    warnings += 1
+                    if keptWarnings < placedWarnings { keptWarnings += 1; kept.append(f) } else { aggregation.add(f) }
+                }
             }
         }
-        try Replayer.forEachEvent(in: path) { seq, event in
-            if first == nil { first = event.t }
-            last = event.t
-            reducer.apply(seq: seq, event)
-            if !reducer.findings.isEmpty { keep(reducer.takeSettledFindings()) }
-            return true
+        let eventCount: UInt64, runCount: Int
+        if Replayer.isJSONLines(path) {
+            // One parse gives the findings and the time span.
+            try Replayer.forEachEvent(in: path) { seq, event in
+                if first == nil { first = event.t }
+                last = event.t
+                reducer.apply(seq: seq, event)
+                if !reducer.findings.isEmpty { keep(reducer.takeSettledFindings()) }
+                return true
+            }
+            reducer.finish()
+            keep(reducer.takeSettledFindings())
+            (eventCount, runCount) = (reducer.eventCount, reducer.runCount)
+        } else {
+            // A trace file: the findings from the fast replay stream, the span from its first and last events.
+            let report = try Replayer.replay(path, configuration: configuration) { keep([$0]) }
+            (eventCount, runCount) = (report.events, report.runs)
+            let trace = try Trace(path: path)
+            try trace.forEachEvent(from: 1) { _, event in first = event.t; return false }
+            try trace.forEachEvent(from: max(1, UInt64(try trace.eventCount))) { _, event in last = event.t; return false }
         }
-        reducer.finish()
-        keep(reducer.takeSettledFindings())
-        var builder = TimelineBuilder(start: first ?? 0, end: last, events: reducer.eventCount, configuration: configuration,
-                                      findings: kept)
+        var builder = TimelineBuilder(start: first ?? 0, end: last, events: eventCount, configuration: configuration,
+                                      findings: kept, exactLimit: exactLimit)
+        let boundaries = aggregation.boundarySeqs
+        var boundaryT: [UInt64: Double] = [:]
         try Replayer.forEachEvent(in: path) { seq, event in
             builder.apply(seq: seq, event)
+            if boundaries.contains(seq) { boundaryT[seq] = event.t }
             return true
         }
         builder.finish()
+        let aggregated = aggregation.sorted.map { entry in
+            Aggregate(rule: entry.key.rule, severity: entry.key.severity, count: entry.count.count,
+                      firstSeq: entry.count.firstSeq, lastSeq: entry.count.lastSeq,
+                      start: boundaryT[entry.count.firstSeq] ?? last, end: boundaryT[entry.count.lastSeq] ?? last)
+        }
         return Timeline(
-            trace: path, events: reducer.eventCount, runs: reducer.runCount, startTime: first ?? 0, endTime: last,
+            trace: path, events: eventCount, runs: runCount, startTime: first ?? 0, endTime: last,
             rows: builder.rowCount, labels: builder.labels, segments: builder.segments, marks: builder.marks,
-            findings: builder.placed, moreFindings: errors + warnings - builder.placed.count,
+            findings: builder.placed, aggregated: aggregated, moreFindings: aggregation.total,
             errors: errors, warnings: warnings, buckets: builder.quantum > 0 ? bucketCount : 0)
     }
 }
@@ -163,10 +217,10 @@ struct TimelineBuilder {
         var bucket: Int
     }
 
-    init(start: Double, end: Double, events: UInt64, configuration: RuleConfiguration, findings: [Finding]) {
+    init(start: Double, end: Double, events: UInt64, configuration: RuleConfiguration, findings: [Finding], exactLimit: UInt64) {
         reducer = LifecycleReducer(configuration: configuration)
         self.start = start
-        quantum = events > Timeline.exactLimit && end > start ? (end - start) / Double(Timeline.bucketCount) : 0
+        quantum = events > exactLimit && end > start ? (end - start) / Double(Timeline.bucketCount) : 0
         self.findings = findings
     }
 
@@ -188,11 +242,58 @@ struct TimelineBuilder {
         marks.append(Timeline.Mark(kind: kind, row: row, t: t, count: 1, seq: seq))
     }
 
+    /// What a row held in a time bucket it did not fill with one phase: the time spent in each phase.
+    struct BucketFill {
+        var bucket: Int
+        var time: [Double] = [0, 0, 0]
+        var labels: [Int] = [0, 0, 0]
+        var from: Double, to: Double
+    }
+
+    /// Partly filled buckets, by row (level of detail for quantised timelines).
+    var fills: [Int: BucketFill] = [:]
+
+    static let phaseOrder: [ScenePhase] = [.active, .inactive, .background]
+
+    /// Records that `row` was in `phase` from `from` to `to`. On a quantised
+    /// timeline, whole buckets keep their phase; a bucket the row spends in
+    /// several phases (or only partly) becomes one segment over the time it
+    /// was covered, in the phase it spent most of that time in, so short
+    /// phases neither vanish nor multiply segments.
     mutating func emitSegment(row: Int, from: Double, to: Double, phase: ScenePhase, label: Int) {
         guard to > from else { return }  // nothing to draw
-        if quantum > 0, bucket(from) == bucket(to), to - from < quantum {
-            return  // shorter than a bucket: not visible at this resolution
+        guard quantum > 0 else { return appendSegment(row: row, from: from, to: to, phase: phase, label: label) }
+        var a = from
+        while a < to {
+            let b = bucket(a)
+            let bucketStart = start + Double(b) * quantum, bucketEnd = start + Double(b + 1) * quantum
+            let end = min(to, bucketEnd)
+            if let fill = fills[row], fill.bucket != b { flush(row: row, fill) }
+            if a - bucketStart <= quantum * 1e-9, end >= bucketEnd - quantum * 1e-9, fills[row] == nil {
+                appendSegment(row: row, from: a, to: end, phase: phase, label: label)  // the whole bucket
+            } else {
+                var fill = fills[row] ?? BucketFill(bucket: b, from: a, to: end)
+                // `!`: every phase is in `phaseOrder`.
+                let p = Self.phaseOrder.firstIndex(of: phase)!
+                fill.time[p] += end - a
+                fill.labels[p] = label
+                fill.to = max(fill.to, end)
+                fills[row] = fill
+            }
+            if end <= a { break }  // no progress (t beyond the grid's last bucket)
+            a = end
         }
+    }
+
+    /// Ends a partly filled bucket: one segment in its most-covered phase.
+    mutating func flush(row: Int, _ fill: BucketFill) {
+        fills[row] = nil
+        var best = 0
+        for p in 1..<3 where fill.time[p] > fill.time[best] { best = p }
+        appendSegment(row: row, from: fill.from, to: fill.to, phase: Self.phaseOrder[best], label: fill.labels[best])
+    }
+
+    mutating func appendSegment(row: Int, from: Double, to: Double, phase: ScenePhase, label: Int) {
         if let i = lastSegmentOfRow[row], segments[i].phase == phase, segments[i].label == label,
            segments[i].end >= from - quantum {
             segments[i].end = to
@@ -232,10 +333,8 @@ struct TimelineBuilder {
         if reducer.isRunning { syncLanes(at: t, seq: seq) }
         lastRunEventT = t
         while nextFinding < findings.count, findings[nextFinding].seq == seq {
-            if placed.count < Timeline.maxDetailedFindings {
-                let row = event.window.flatMap { reducer.openWindow(named: $0) }.flatMap { lanes[$0.instance]?.row } ?? rowBefore ?? -1
-                placed.append(Timeline.Placed(finding: findings[nextFinding], t: t, row: row))
-            }
+            let row = event.window.flatMap { reducer.openWindow(named: $0) }.flatMap { lanes[$0.instance]?.row } ?? rowBefore ?? -1
+            placed.append(Timeline.Placed(finding: findings[nextFinding], t: t, row: row))
             nextFinding += 1
         }
     }
@@ -290,5 +389,6 @@ struct TimelineBuilder {
 
     mutating func finish() {
         closeAll(at: lastT)
+        for (row, fill) in fills.sorted(by: { $0.key < $1.key }) { flush(row: row, fill) }
     }
 }

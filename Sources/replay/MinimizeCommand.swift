@@ -1,0 +1,90 @@
+import ArgumentParser
+import LifecycleLog
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Replay {
+    /// `replay minimize TRACE --rule R [--seq N] -o fixture.jsonl`
+    struct Minimize: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Shrink a recorded session to a small fixture that still gives one finding.",
+            discussion: """
+                Delta debugging over the trace, every candidate replayed in process: it cuts the end \
+                and the beginning, then removes whole runs, whole windows (an open with all of its \
+                window's events) and single events while RULE still fires (at the event that was seq \
+                N, with --seq). Launches go only with their whole run, so the result is a valid trace; \
+                seqs are renumbered and t is kept. Writes the fixture and, beside it, its expected \
+                report (FIXTURE.expected.json, as --update-expected writes it).
+
+                Example:
+                  replay minimize session.lmdb --rule lost-update --seq 48123 -o traces/lost-update-48123.jsonl
+                  replay traces/lost-update-48123.jsonl --expect traces/lost-update-48123.expected.json
+                """)
+
+        @Argument(help: "The trace (.lmdb or .jsonl).")
+        var trace: String
+
+        @Option(help: "The rule whose finding to keep, such as lost-update.")
+        var rule: String
+
+        @Option(help: "The seq of the finding to keep (default: any finding of the rule).")
+        var seq: UInt64?
+
+        @Option(name: .shortAndLong, help: "The fixture to write (.jsonl); its expected report goes beside it.")
+        var output: String
+
+        @Option(help: "A rules file, as for replay TRACE --rules.")
+        var rules: String?
+
+        @Flag(help: "Replace existing files of another kind at -o and beside it.")
+        var force = false
+
+        func validate() throws {
+            guard Rule(rawValue: rule) != nil else {
+                throw ValidationError("unknown rule \"\(rule)\"; the rules are: \(Rule.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            guard output.hasSuffix(".jsonl"), output.count > ".jsonl".count else {
+                throw ValidationError("-o must name a .jsonl file (its expected report is written beside it as .expected.json), for example -o lost-update.jsonl")
+            }
+        }
+
+        func run() throws {
+            let rule = Rule(rawValue: rule)!  // `!`: validate() checked it
+            let expectedPath = String(output.dropLast(".jsonl".count)) + ".expected.json"
+            let inputs = [trace] + (rules.map { [$0] } ?? [])
+            try OutputFile.check(output, writes: .jsonLines, command: "replay minimize", inputs: inputs, force: force)
+            try OutputFile.check(expectedPath, writes: .json, command: "replay minimize", inputs: inputs, force: force)
+            let configuration = try loadRuleConfiguration(rules)
+            let started = ContinuousClock.now
+            let events = try TraceMinimizer.load(trace)
+            let result = try TraceMinimizer.minimize(events, rule: rule, seq: seq, configuration: configuration)
+            let elapsed = ContinuousClock.now - started
+            let fixture = try Output.to(path: output)
+            let expected: Output
+            do { expected = try Output.to(path: expectedPath) } catch { fixture.discard(); throw error }
+            fixture.write(result.jsonLines(source: trace, explore: rule == .killExposure || configuration.explore))
+            expected.write(result.expectedReport(fixture: output))
+            do {
+                try fixture.flush()
+                try expected.flush()
+            } catch {
+                fixture.discard()
+                expected.discard()
+                throw error
+            }
+            do { try fixture.commit() } catch { expected.discard(); throw error }
+            do { try expected.commit() } catch { unlink(output); throw error }  // both files or neither
+            let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+            let original = result.originalSeqs[Int(result.finding.seq) - 1]
+            Output.standardError.write("""
+                minimized \(trace): \(result.originalCount) → \(result.events.count) events (\(result.runs) run\(result.runs == 1 ? "" : "s")), \
+                \(rule.rawValue) at seq \(result.finding.seq) (seq \(original) of the original); \(result.candidates) candidates replayed in \(ms) ms
+                wrote \(output) and \(expectedPath)
+
+                """)
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import XCTest
+@testable import LifecycleLog
+
+/// The HTML report: hostile strings, which findings are placed, and the page's data.
+final class TimelineReportTests: XCTestCase {
+    private let hostile = "\(repositoryRoot)/traces/report/hostile-strings.jsonl"
+
+    /// The JSON inside `<script type="application/json" id="timeline-data">`.
+    private func dataBlock(_ html: String) throws -> String {
+        let open = #"<script type="application/json" id="timeline-data">"#
+        let start = try XCTUnwrap(html.range(of: open)).upperBound
+        let end = try XCTUnwrap(html.range(of: "</script>", range: start..<html.endIndex)).lowerBound
+        return String(html[start..<end])
+    }
+
+    private func parse(_ json: String) throws -> JSONValue {
+        var bytes = Array(json.utf8)
+        return try bytes.withUnsafeMutableBufferPointer { buf in try JSONParser.parse(UnsafeBufferPointer(buf)) }
+    }
+
+    private func member(_ name: String, of value: JSONValue) throws -> JSONValue {
+        guard case .object(let members) = value else { throw XCTSkip("not an object") }
+        return try XCTUnwrap(members.first { $0.name == name }?.value, "no member \(name)")
+    }
+
+    func testScriptSafeEscapesEveryCharacterThatCouldEndOrConfuseTheScriptBlock() {
+        let escaped = Timeline.scriptSafe("[\"<!--<script></script>&\u{2028}\u{2029}é→\"]")
+        XCTAssertEqual(escaped, #"["\u003c!--\u003cscript\u003e\u003c/script\u003e\u0026\u2028\u2029é→"]"#)
+    }
+
+    func testHostileStringsInTheTraceAndItsFileNameStayInsideTheDataBlockAndRoundTrip() throws {
+        let folder = TemporaryFolder()
+        let named = folder.file("<!--<script>&\u{2028}.jsonl")
+        try FileManager.default.copyItem(atPath: hostile, toPath: named)
+        var configuration = RuleConfiguration()
+        configuration.explore = true
+        let html = try Timeline.build(named, configuration: configuration).html()
+        let block = try dataBlock(html)
+        for raw in ["<", ">", "&", "\u{2028}", "\u{2029}"] {
+            XCTAssertFalse(block.contains(raw), "the data block holds a raw \(raw.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        // Exactly one data block and one script, each closed where the page closes it.
+        XCTAssertEqual(html.components(separatedBy: "</script>").count - 1, 2)
+        XCTAssertFalse(html.contains("<!--"), "no comment may open anywhere in the page")
+        // The escapes mean the same strings: the parsed data gives back what the trace holds.
+        let data = try parse(block)
+        XCTAssertEqual(try member("trace", of: data), .string(named))
+        guard case .array(let labels) = try member("labels", of: data) else { return XCTFail("labels") }
+        XCTAssertTrue(labels.contains(.string("<!--<script w1 · <!--<script")), "\(labels)")
+        XCTAssertTrue(labels.contains(.string("s1 </script><script>alert(2)</script> · set</script>&amp;")), "\(labels)")
+        guard case .array(let findings) = try member("findings", of: data) else { return XCTFail("findings") }
+        XCTAssertEqual(findings.count, 2)
+        XCTAssertTrue(block.contains(#"\u003cb\u003ebold\u003c/b\u003e \u0026 \u2028"#))
+        // The title is HTML-escaped text.
+        XCTAssertTrue(html.contains("<title>&lt;!--&lt;script&gt;&amp;\u{2028}.jsonl · lifecycle timeline</title>"))
+    }
+}
+
+/// Which findings a long trace's page places, and how the rest are counted.
+final class TimelinePlacementTests: XCTestCase {
+    func testEveryErrorIsPlacedWhenWarningsOverflowAndTheRestAreCountedPerStretch() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("busy.lmdb")
+        try TraceInterchange.generate(.init(events: 60_000, seed: 3, bugRate: 50), to: path)
+        var configuration = RuleConfiguration()
+        configuration.explore = true
+        let timeline = try Timeline.build(path, configuration: configuration, placedWarnings: 100, placedErrors: 20_000)
+        let report = try Replayer.replay(path, configuration: configuration)
+        XCTAssertGreaterThan(report.errors, 100)
+        XCTAssertGreaterThan(report.warnings, 1000)
+        let placedErrors = timeline.findings.filter { $0.finding.severity == .error }
+        let placedWarnings = timeline.findings.filter { $0.finding.severity == .warning }
+        XCTAssertEqual(placedErrors.count, report.errors, "every error is placed")
+        XCTAssertEqual(placedErrors.map(\.finding), report.findings.filter { $0.severity == .error })
+        XCTAssertEqual(placedWarnings.count, 100)
+        // An error after the hundredth warning: the old first-N-by-seq placement would have dropped it.
+        let lastPlacedWarning = try XCTUnwrap(placedWarnings.last).finding.seq
+        XCTAssertTrue(placedErrors.contains { $0.finding.seq > lastPlacedWarning })
+        // Nothing is lost: the counted ones add up, are warnings, and each stretch names real findings.
+        XCTAssertEqual(timeline.aggregated.reduce(0) { $0 + $1.count }, report.warnings - 100)
+        XCTAssertEqual(timeline.moreFindings, report.warnings - 100)
+        XCTAssertTrue(timeline.aggregated.allSatisfy { $0.severity == .warning && $0.firstSeq <= $0.lastSeq && $0.start <= $0.end })
+        let warningSeqs = Set(report.findings.filter { $0.severity == .warning }.map(\.seq))
+        XCTAssertTrue(timeline.aggregated.allSatisfy { warningSeqs.contains($0.firstSeq) && warningSeqs.contains($0.lastSeq) })
+        XCTAssertTrue(timeline.aggregated.allSatisfy { $0.firstSeq > lastPlacedWarning })
+        // The page carries the counts and says how many were aggregated.
+        let html = timeline.html()
+        XCTAssertTrue(html.contains("\"more\":\(report.warnings - 100)"))
+        XCTAssertTrue(html.contains("are aggregated into"))
+    }
+
+    func testErrorsAreCountedOnlyPastTheirOwnCap() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("busy.lmdb")
+        try TraceInterchange.generate(.init(events: 20_000, seed: 4, bugRate: 50), to: path)
+        let timeline = try Timeline.build(path, configuration: RuleConfiguration(), placedWarnings: 0, placedErrors: 10)
+        XCTAssertEqual(timeline.findings.count, 10)
+        XCTAssertTrue(timeline.findings.allSatisfy { $0.finding.severity == .error })
+        XCTAssertEqual(timeline.aggregated.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }, timeline.errors - 10)
+        XCTAssertEqual(timeline.aggregated.filter { $0.severity == .warning }.reduce(0) { $0 + $1.count }, timeline.warnings)
+    }
+
+    func testTheAggregationStaysBoundedHoweverManyFindingsItCounts() {
+        var aggregation = FindingAggregation()
+        for seq in stride(from: UInt64(1), through: 3_000_000, by: 3) {
+            aggregation.add(Finding(rule: seq % 2 == 0 ? .phaseSkip : .killExposure, severity: .warning, seq: seq, related: [], message: ""))
+        }
+        XCTAssertEqual(aggregation.total, 1_000_000)
+        XCTAssertLessThanOrEqual(aggregation.counts.count, Int(FindingAggregation.maxStretches) * 2)
+        XCTAssertEqual(aggregation.sorted.reduce(0) { $0 + $1.count.count }, 1_000_000)
+        let sorted = aggregation.sorted
+        XCTAssertEqual(sorted.first?.count.firstSeq, 1)
+        XCTAssertEqual(sorted.map(\.key), sorted.map(\.key).sorted())
+    }
+}
+
+/// A long trace's timeline is quantised to a grid; short phases must still show.
+final class TimelineLevelOfDetailTests: XCTestCase {
+    func testAQuantisedTimelineKeepsEachLanesPhasesCloseToTheExactOne() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("long.lmdb")
+        try TraceInterchange.generate(.init(events: 30_000, seed: 9), to: path)
+        let exact = try Timeline.build(path, configuration: RuleConfiguration(), placedWarnings: 5000, placedErrors: 20_000, exactLimit: .max)
+        let grid = try Timeline.build(path)
+        XCTAssertEqual(exact.buckets, 0)
+        XCTAssertEqual(grid.buckets, Timeline.bucketCount)
+        XCTAssertLessThan(grid.segments.count, exact.segments.count)
+        let span = grid.endTime - grid.startTime
+        for row in -1..<min(exact.rows, 3) {
+            for phase in [ScenePhase.active, .inactive, .background] {
+                let time = { (t: Timeline) in t.segments.filter { $0.row == row && $0.phase == phase }.reduce(0) { $0 + $1.end - $1.start } }
+                XCTAssertEqual(time(grid) / span, time(exact) / span, accuracy: 0.05, "lane \(row), \(phase)")
+            }
+            // Within a lane, segments follow each other without overlapping.
+            let lane = grid.segments.filter { $0.row == row }
+            for (a, b) in zip(lane, lane.dropFirst()) { XCTAssertLessThanOrEqual(a.end, b.start + 1e-6, "lane \(row)") }
+        }
+    }
+}
+
+/// The page in a real browser (headless Chromium, when installed; `scripts/render-report` installs it).
+final class BrowserRenderTests: XCTestCase {
+    func testTheHostileFixtureRendersItsTimelineAndFindingsInChromium() throws {
+        guard ["/usr/bin/chromium", "/usr/local/bin/chromium"].contains(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("chromium is not installed (apt-get install chromium, or run scripts/render-report once)")
+        }
+        let folder = TemporaryFolder()
+        let png = folder.file("hostile.png")
+        // Under a hostile file name too; the script's page check draws, zooms, and clicks a finding.
+        let result = try runProgram("/usr/bin/env", [
+            "REPLAY=\(replayExecutable)", "REPORT_NAME=<!--<script>&.jsonl",
+            "\(repositoryRoot)/scripts/render-report", "traces/report/hostile-strings.jsonl", png, "2",
+        ])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("findings=2 axis-repeats=0/"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("highlighted=1"), result.stdout)
+        XCTAssertGreaterThan((try FileManager.default.attributesOfItem(atPath: png)[.size] as? Int) ?? 0, 10_000)
+    }
+}
