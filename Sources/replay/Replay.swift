@@ -72,7 +72,7 @@ struct Replay: ParsableCommand {
 /// file but is within two edits of a command: the "did you mean" sentence.
 func mistypedCommand(_ arguments: [String]) -> String? {
     guard let word = arguments.first, !word.hasPrefix("-"), access(word, F_OK) != 0,
-          !Replay.configuration.subcommands.contains(where: { $0.configuration.commandName == word }),
+          !Replay.configuration.subcommands.contains(where: { ($0.configuration.commandName ?? String(describing: $0).lowercased()) == word }),
           let command = Replay.Check.closestCommand(to: word) else { return nil }
     return "unknown command '\(VisibleText.escape(word))'. Did you mean `replay \(command)`? (replay --help lists the commands)"
 }

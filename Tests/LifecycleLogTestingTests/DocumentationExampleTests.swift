@@ -22,7 +22,7 @@ final class DocumentationExampleTests: XCTestCase {
         let report = try Replayer.replay(path)
         let lines = report.text().split(separator: "\n")
         XCTAssertEqual(lines.count, 2, report.text())
-        XCTAssertTrue(lines[0].hasPrefix("\(path):6: error: [missed-background-save] Unsaved \"notes\" (shared) went to the background"), report.text())
+        XCTAssertTrue(lines[0].hasPrefix("\(path): seq 6: error: [missed-background-save] Unsaved \"notes\" (shared) went to the background"), report.text())
         XCTAssertEqual(lines[1], "\(path): 6 events, 1 run: 1 error, 0 warnings")
     }
 
