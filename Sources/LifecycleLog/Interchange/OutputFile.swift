@@ -57,7 +57,11 @@ public enum OutputFile {
     /// `-` (standard output) always may.
     ///
     /// - Parameters:
+    ///   - output: the `-o` path.
+    ///   - kind: what the command writes there.
+    ///   - command: the command, for the message (such as `"replay export"`).
     ///   - inputs: the files the command reads (a missing one or `-` is skipped).
+    ///   - force: whether `--force` allows replacing a file of another kind.
     ///   - suggestion: what to use instead when the extension names another
     ///     kind, keyed by that kind, such as `"replay export TRACE -o OUT.jsonl"`.
     /// - Throws: ``LifecycleLogError`` `invalidArgument` naming `output`.

@@ -1,6 +1,6 @@
 extension ReportRenderer {
     /// SARIF 2.1.0 up to the opening of the results array: one run of the
-    /// `replay` tool (``LifecycleLogVersion/current``), with the catalogue as its rules.
+    /// `replay` tool (version `LifecycleLogVersion.current`), with the catalogue as its rules.
     public static let sarifPrefix: String = {
         var out: [UInt8] = []
         func raw(_ s: String) { out.append(contentsOf: s.utf8) }
