@@ -128,7 +128,11 @@ private func check(_ recorder: LifecycleRecorder, expected: [ExpectedFinding], c
 }
 
 private func check(_ path: String, expected: [ExpectedFinding], configuration: RuleConfiguration, at site: CallSite) {
-    guard let failure = failureMessage(trace: path, expected: expected, configuration: configuration) else { return }
+    guard var failure = failureMessage(trace: path, expected: expected, configuration: configuration) else { return }
+    if !TestFailure.inSwiftTesting, let timeline = TraceAttachments.writeTimeline(beside: path, configuration: configuration) {
+        // XCTest has no attachments outside Apple's platforms: the timeline goes beside the trace.
+        failure += "\nThe timeline of this trace, written for this failure: \(timeline) (open it in a browser)"
+    }
     TestFailure.record(failure, at: site)
     TraceAttachments.record(trace: path, configuration: configuration, at: site)
 }

@@ -12,9 +12,9 @@ import Testing
 /// result, where the framework running it supports attachments.
 ///
 /// Swift Testing (Swift 6.2 and later) keeps attachments when it is asked to
-/// (`swift test --attachments-path DIR`, or Xcode's test report). XCTest on
-/// Linux has no attachments; there the failure message says how to draw the
-/// timeline with `replay report`.
+/// (`swift test --attachments-path DIR`, or Xcode's test report). In an XCTest
+/// test the timeline is written beside the trace instead
+/// (``writeTimeline(beside:configuration:)``), and the failure message names it.
 enum TraceAttachments {
     /// Traces larger than this are not attached (the timeline still is).
     static let maxTraceBytes = 64 << 20
@@ -31,6 +31,21 @@ enum TraceAttachments {
             Attachment.record(timeline.html(), named: "\(name).timeline.html", sourceLocation: site.sourceLocation)
         }
         #endif
+    }
+
+    /// Writes the HTML timeline of the trace at `path` to `PATH.timeline.html`
+    /// and returns that path, or `nil` when it could not be built or written.
+    static func writeTimeline(beside path: String, configuration: RuleConfiguration) -> String? {
+        guard let timeline = try? Timeline.build(path, configuration: configuration) else { return nil }
+        let target = path + ".timeline.html"
+        guard let file = fopen(target, "wb") else { return nil }
+        let html = Array(timeline.html().utf8)
+        let written = html.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        guard fclose(file) == 0, written == html.count else {
+            unlink(target)
+            return nil
+        }
+        return target
     }
 
     /// The bytes of the file at `path`, read `chunkSize` bytes at a time, or

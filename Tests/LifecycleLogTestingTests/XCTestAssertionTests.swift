@@ -117,6 +117,11 @@ final class XCTestFailureReportingTests: XCTestCase {
         XCTAssertEqual(failure.line, line)
         XCTAssertTrue(failure.description.contains("+ seq 5 [unsaved-dismiss] error: "), failure.description)
         XCTAssertTrue(failure.description.contains("+ seq 7 [unsaved-at-exit] error: "), failure.description)
+        // XCTest has no attachments here: the timeline is written beside the trace and named.
+        XCTAssertTrue(failure.description.contains("The timeline of this trace, written for this failure: \(buggy).timeline.html"), failure.description)
+        let page = try String(contentsOfFile: buggy + ".timeline.html", encoding: .utf8)
+        XCTAssertTrue(page.hasPrefix("<!DOCTYPE html>") && page.contains("unsaved-dismiss"), String(page.prefix(200)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: clean + ".timeline.html"), "a passing assertion writes nothing")
     }
 }
 #endif
