@@ -329,22 +329,8 @@ func assertPythonParsesXML(_ xml: String, file: StaticString = #filePath, line: 
     XCTAssertEqual(result.stdout, "ok\n", "python3 rejects the XML: \(result.stderr)", file: file, line: line)
 }
 
-/// Runs the built `replay` with extra environment variables.
+/// Runs the built `replay` with extra environment variables (and never the caller's `GITHUB_STEP_SUMMARY`).
 func runReplay(_ arguments: [String], environment: [String: String], stdin: String? = nil) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: replayExecutable)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "GITHUB_STEP_SUMMARY" }.merging(environment) { $1 }
-    let out = Pipe(), err = Pipe(), input = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = input
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self), signaled: process.terminationReason == .uncaughtSignal)
+    let inherited = ProcessInfo.processInfo.environment.filter { $0.key != "GITHUB_STEP_SUMMARY" }
+    return try runProgram(replayExecutable, arguments, stdin: stdin, environment: inherited.merging(environment) { $1 })
 }

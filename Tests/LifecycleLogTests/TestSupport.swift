@@ -59,10 +59,11 @@ struct ProcessResult {
 
 /// Runs a program and waits for it.
 @discardableResult
-func runProgram(_ program: String, _ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
+func runProgram(_ program: String, _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
+    if let environment { process.environment = environment }
     // `--format github` appends to the job summary this names: tests run in Actions must not.
     process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "GITHUB_STEP_SUMMARY" }
     let out = Pipe(), err = Pipe()

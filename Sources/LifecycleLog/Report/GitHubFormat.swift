@@ -10,21 +10,14 @@ public enum GitHubWorkflow {
     /// as `%25`, `%0D` and `%0A`. Other control characters from the trace are
     /// made visible (``VisibleText``), so none reaches the log raw.
     public static func escapeData(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        for c in text.unicodeScalars {
+        VisibleText.escape(text) { c in
             switch c {
-            case "%": out.append(contentsOf: "%25".unicodeScalars)
-            case "\r": out.append(contentsOf: "%0D".unicodeScalars)
-            case "\n": out.append(contentsOf: "%0A".unicodeScalars)
-            default:
-                if VisibleText.needsEscape(c) {
-                    out.append(contentsOf: VisibleText.escape(String(c)).unicodeScalars)
-                } else {
-                    out.append(c)
-                }
+            case "%": return "%25"
+            case "\r": return "%0D"
+            case "\n": return "%0A"
+            default: return nil
             }
         }
-        return String(out)
     }
 
     /// A command's property value (`file=`, `title=`): as ``escapeData(_:)``,

@@ -5,24 +5,18 @@ extension ReportRenderer {
     /// carry either, are written as visible escapes such as `\u{1}`
     /// (``VisibleText``). Newlines and tabs stay, for the multi-line bodies.
     static func xml(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        for c in text.unicodeScalars {
+        VisibleText.escape(text) { c in
             switch c {
-            case "&": out.append(contentsOf: "&amp;".unicodeScalars)
-            case "<": out.append(contentsOf: "&lt;".unicodeScalars)
-            case ">": out.append(contentsOf: "&gt;".unicodeScalars)
-            case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
-            case "'": out.append(contentsOf: "&apos;".unicodeScalars)
-            case "\n", "\t": out.append(c)
-            default:
-                if VisibleText.needsEscape(c) {
-                    out.append(contentsOf: VisibleText.escape(String(c)).unicodeScalars)
-                } else {
-                    out.append(c)
-                }
+            case "&": return "&amp;"
+            case "<": return "&lt;"
+            case ">": return "&gt;"
+            case "\"": return "&quot;"
+            case "'": return "&apos;"
+            case "\n": return "\n"
+            case "\t": return "\t"
+            default: return nil
             }
         }
-        return String(out)
     }
 
     /// One trace's JUnit test suite, gathered finding by finding in bounded

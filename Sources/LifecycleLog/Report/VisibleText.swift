@@ -23,9 +23,19 @@ public enum VisibleText {
         // The common case: nothing to escape, no copy.
         guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 || $0 == 0xEF }),
               text.unicodeScalars.contains(where: needsEscape) else { return text }
+        return escape(text) { _ in nil }
+    }
+
+    /// `text` with each character that `substitute` gives a replacement for
+    /// replaced (an output format's own escapes, such as XML's `&lt;`), and
+    /// every other character that ``needsEscape(_:)`` made visible as in
+    /// ``escape(_:)``.
+    public static func escape(_ text: String, substituting substitute: (Unicode.Scalar) -> String?) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if needsEscape(scalar) {
+            if let replacement = substitute(scalar) {
+                out.append(contentsOf: replacement.unicodeScalars)
+            } else if needsEscape(scalar) {
                 out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
             } else {
                 out.append(scalar)
