@@ -63,9 +63,9 @@ func runProgram(_ program: String, _ arguments: [String], stdin: String? = nil, 
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
-    if let environment { process.environment = environment }
-    // `--format github` appends to the job summary this names: tests run in Actions must not.
-    process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "GITHUB_STEP_SUMMARY" }
+    // `--format github` appends to the job summary GITHUB_STEP_SUMMARY names: tests run in Actions
+    // must not, so the caller's is dropped unless a test passes an environment of its own.
+    process.environment = environment ?? ProcessInfo.processInfo.environment.filter { $0.key != "GITHUB_STEP_SUMMARY" }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
