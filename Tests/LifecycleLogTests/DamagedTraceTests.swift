@@ -144,6 +144,29 @@ final class DamagedTraceTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "nothing was written")
     }
 
+    /// A file whose newest meta page points the database of databases at a stale
+    /// copy from the file's first transaction, a tree that reads as an empty trace:
+    /// `replay record` appended to it and died in `mdb_cursor_put` (SIGSEGV). The
+    /// pages no longer add up, and the writer refuses it.
+    func testAWriterRefusesAMetaPageThatPointsAtAStaleTree() throws {
+        let folder = TemporaryFolder()
+        let path = try unzipRegressionFile("stale-root", into: folder)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let recorded = try replay("record", path, stdin: launch() + "\n")
+        XCTAssertFalse(recorded.signaled, recorded.stderr)
+        XCTAssertEqual(recorded.status, 2, recorded.stderr)
+        XCTAssertTrue(recorded.stderr.contains("pages do not add up"), recorded.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "nothing was written")
+        // A whole trace adds up, also after appends and map growth.
+        let whole = folder.file("whole.lmdb")
+        try TraceInterchange.generate(.init(events: 3_000, seed: 2), to: whole)
+        for round in 0..<3 {
+            let writer = try TraceWriter(path: whole, initialMapSize: 1 << 16)
+            try writer.append((0..<500).map { Event(t: Double(10_000_000 + round * 1000 + $0), .mark(label: "r\(round) \($0)")) })
+        }
+        XCTAssertEqual(try Trace(path: whole).eventCount, 4_500)
+    }
+
     /// A file with 40 bytes flipped across its pages, one of them in an event's
     /// key: salvage trapped on the gap that key made. Keys are dense, so a leaf's
     /// records are a run of consecutive seqs and a damaged key is left out.

@@ -162,6 +162,12 @@ final class LMDBEnvironment: @unchecked Sendable {
         return mdb_env_info(handle, &info) == MDB_SUCCESS ? UInt64(info.me_last_pgno) : 0
     }
 
+    /// The id of the last committed transaction (`mdb_env_info`).
+    var lastTransaction: UInt64 {
+        var info = MDB_envinfo()
+        return mdb_env_info(handle, &info) == MDB_SUCCESS ? UInt64(info.me_last_txnid) : 0
+    }
+
     /// Flushes written data to disk (`mdb_env_sync` with force).
     func sync() throws {
         try LMDBCall.check("mdb_env_sync", mdb_env_sync(handle, 1), path: path)

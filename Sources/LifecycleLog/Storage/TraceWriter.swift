@@ -68,7 +68,7 @@ public final class TraceWriter {
                 // would abort the process (the app, for a recorder). Read them under the guard
                 // first, once per environment, and refuse a damaged trace with an error.
                 if cached == nil {
-                    try environment.read { txn in try txn.checkFreePages(lastPage: environment.lastPage) }
+                    try environment.read { txn in try txn.checkFreePages(lastPage: environment.lastPage, lastTransaction: environment.lastTransaction) }
                 }
                 // Cached only after the commit: handles opened in an aborted transaction are gone.
                 let opened = try environment.write { txn in
