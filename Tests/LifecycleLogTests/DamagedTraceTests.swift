@@ -167,6 +167,18 @@ final class DamagedTraceTests: XCTestCase {
         XCTAssertEqual(try Trace(path: whole).eventCount, 4_500)
     }
 
+    /// A file whose meta page's transaction id was damaged to above 2^63: the
+    /// writer's open check converted it and trapped. Wrapping arithmetic and
+    /// the pages' accounting refuse it instead.
+    func testAWriterRefusesATransactionIdDamagedBeyondIntWithoutTrapping() throws {
+        let folder = TemporaryFolder()
+        let path = try unzipRegressionFile("huge-txnid", into: folder)
+        let recorded = try replay("record", path, stdin: launch() + "\n")
+        XCTAssertFalse(recorded.signaled, recorded.stderr)
+        XCTAssertEqual(recorded.status, 2, recorded.stderr)
+        XCTAssertTrue(recorded.stderr.contains("pages do not add up"), recorded.stderr)
+    }
+
     /// A file with 40 bytes flipped across its pages, one of them in an event's
     /// key: salvage trapped on the gap that key made. Keys are dense, so a leaf's
     /// records are a run of consecutive seqs and a damaged key is left out.

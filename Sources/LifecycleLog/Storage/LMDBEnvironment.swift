@@ -159,13 +159,13 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// The number of the last page in use (`mdb_env_info`).
     var lastPage: UInt64 {
         var info = MDB_envinfo()
-        return mdb_env_info(handle, &info) == MDB_SUCCESS ? UInt64(info.me_last_pgno) : 0
+        return mdb_env_info(handle, &info) == MDB_SUCCESS ? UInt64(truncatingIfNeeded: info.me_last_pgno) : 0
     }
 
     /// The id of the last committed transaction (`mdb_env_info`).
     var lastTransaction: UInt64 {
         var info = MDB_envinfo()
-        return mdb_env_info(handle, &info) == MDB_SUCCESS ? UInt64(info.me_last_txnid) : 0
+        return mdb_env_info(handle, &info) == MDB_SUCCESS ? UInt64(truncatingIfNeeded: info.me_last_txnid) : 0
     }
 
     /// Flushes written data to disk (`mdb_env_sync` with force).

@@ -143,22 +143,23 @@ struct LMDBTransaction: ~Copyable {
                 let page = value.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)
                 guard page >= 2, page <= lastPage else { throw Self.damagedFreeList(path: path) }
             }
-            freed += UInt64(value.count / 8 - 1)
+            freed &+= UInt64(value.count / 8 - 1)
             return true
         }
         // Every page of a committed file is a meta page, a page of a tree (liblmdb's two and
         // each named database, as their records count them) or a freed page: the invariant
         // liblmdb's own audit checks. A meta page damaged into another root (a stale tree
         // that still reads, such as the empty one of the file's first transaction) breaks it.
-        var used = try pages(LMDBDatabase(dbi: 0)) + pages(LMDBDatabase(dbi: 1))
+        // Wrapping sums: the counts come from records that may be damaged into anything.
+        var used = try pages(LMDBDatabase(dbi: 0)) &+ pages(LMDBDatabase(dbi: 1))
         try forEach(LMDBDatabase(dbi: 1)) { _, record in
             guard record.count == 48 else { throw Self.damagedFreeList(path: path) }  // a named database's MDB_db
-            for field in [8, 16, 24] { used += record.loadUnaligned(fromByteOffset: field, as: UInt64.self) }
+            for field in [8, 16, 24] { used &+= record.loadUnaligned(fromByteOffset: field, as: UInt64.self) }
             return true
         }
         guard used &+ freed &+ 2 == lastPage &+ 1 else {
             throw LifecycleLogError(.corruptTrace,
-                "the trace's pages do not add up (\(used) in use and \(freed) free, but the meta page says \(lastPage + 1)): its meta page or database records are damaged, so appending to it could destroy what it holds; record into a new file, and recover this one with `replay export --salvage`",
+                "the trace's pages do not add up (\(used) in use and \(freed) free, but the meta page says \(lastPage &+ 1)): its meta page or database records are damaged, so appending to it could destroy what it holds; record into a new file, and recover this one with `replay export --salvage`",
                 path: path)
         }
     }
@@ -167,7 +168,8 @@ struct LMDBTransaction: ~Copyable {
     private func pages(_ db: LMDBDatabase) throws -> UInt64 {
         var stat = MDB_stat()
         try LMDBCall.check("mdb_stat", lmdb_guard_stat(handle, db.dbi, &stat), path: path)
-        return UInt64(stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages)
+        return UInt64(truncatingIfNeeded: stat.ms_branch_pages) &+ UInt64(truncatingIfNeeded: stat.ms_leaf_pages)
+            &+ UInt64(truncatingIfNeeded: stat.ms_overflow_pages)
     }
 
     /// Checks that the trace's named databases have the flags a trace is
