@@ -6,7 +6,6 @@ import FoundationEssentials  // FileManager, without loading all of Foundation a
 import Foundation
 #endif
 import LifecycleLog
-import Synchronization
 
 extension ReportFormat: ExpressibleByArgument {}
 
@@ -280,7 +279,7 @@ extension Replay {
 
         private static func replayAll(_ paths: [String], configuration: RuleConfiguration, progress: Terminal.Progress,
                                       single: Bool) -> [Result<ReplayReport, LifecycleLogError>] {
-            let results = Mutex<[Result<ReplayReport, LifecycleLogError>?]>(Array(repeating: nil, count: paths.count))
+            let results = Locked<[Result<ReplayReport, LifecycleLogError>?]>(Array(repeating: nil, count: paths.count))
             DispatchQueue.concurrentPerform(iterations: paths.count) { i in
                 let result: Result<ReplayReport, LifecycleLogError>
                 do {

@@ -4,13 +4,12 @@ import Glibc
 import Darwin
 #endif
 import LifecycleLog
-import Synchronization
 
 /// Buffered writes to a file descriptor, or to a file that appears only when
 /// complete (written to a temporary name, renamed on ``commit()``).
 final class Output: Sendable {
     private let fd: Int32
-    private let buffer = Mutex<[UInt8]>([])
+    private let buffer = Locked<[UInt8]>([])
     private let finalPath: String?
     private let temporaryPath: String?
 

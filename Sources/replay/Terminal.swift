@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import LifecycleLog
-import Synchronization
 
 /// What the terminal can show: colour (never when `NO_COLOR` is set or the
 /// output is not a terminal) and a progress bar on standard error.
@@ -47,13 +46,13 @@ enum Terminal {
         let enabled: Bool
         /// When the bar was last drawn (at first: when the work began, so that
         /// quick work never shows a bar).
-        private let last: Mutex<(drawnAt: Double, drawn: Bool)>
+        private let last: Locked<(drawnAt: Double, drawn: Bool)>
 
         init(title: String, total: UInt64?, enabled: Bool) {
             self.title = title
             self.total = total
             self.enabled = enabled
-            last = Mutex((Self.now() + 0.15, false))
+            last = Locked((Self.now() + 0.15, false))
         }
 
         private static func now() -> Double {

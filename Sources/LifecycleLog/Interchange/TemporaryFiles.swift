@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// The temporary files this process is writing (an import or a generated
 /// trace before it is renamed into place), so that a command interrupted by
@@ -14,7 +13,7 @@ import Synchronization
 /// SIGINT and SIGTERM calls ``removeAll()`` from its handler (a Dispatch
 /// signal source, not a raw signal handler: it takes a lock) before it ends.
 public enum TemporaryFiles {
-    private static let paths = Mutex<[String]>([])
+    private static let paths = Locked<[String]>([])
 
     /// Registers `path` as a temporary file to remove on interruption.
     public static func register(_ path: String) {

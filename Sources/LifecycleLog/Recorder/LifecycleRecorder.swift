@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Records lifecycle events into a trace file while an app or a test session runs.
 ///
@@ -59,9 +58,9 @@ public final class LifecycleRecorder: Sendable {
     private let clock: Clock
     private let origin: Double
     private let baseTime: Double
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// The writer; appends happen under this lock, batches taken in order inside it.
-    private let writer: Mutex<TraceWriter?>
+    private let writer: Locked<TraceWriter?>
     private let queue = DispatchQueue(label: "LifecycleRecorder")
     /// The trace file being recorded.
     public let path: String
@@ -80,8 +79,8 @@ public final class LifecycleRecorder: Sendable {
         self.clock = clock
         origin = clock()
         baseTime = traceWriter.lastTime
-        state = Mutex(State(lastT: traceWriter.lastTime))
-        writer = Mutex(traceWriter)
+        state = Locked(State(lastT: traceWriter.lastTime))
+        writer = Locked(traceWriter)
     }
 
     deinit { try? close() }

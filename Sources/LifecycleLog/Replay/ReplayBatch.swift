@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Consecutive events decoded for replay, with the ``ReplayExtra``s they
 /// point at and the names their ``Name``s mean.
@@ -63,7 +62,7 @@ private final class BatchChannel: Sendable {
         var error: (any Error)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Free places in the queue: the reader waits on it when it is `depth` batches ahead.
     private let free: DispatchSemaphore
     /// Signalled once per full batch and once when the reader finishes.

@@ -1,6 +1,5 @@
 import CLMDB
 import CLMDBGuard
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -59,13 +58,13 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// Held shared by every transaction, exclusively while the map is resized.
     private let remapLock: UnsafeMutablePointer<pthread_rwlock_t>
     /// The trace's databases once opened, so that `mdb_dbi_open` runs once per environment.
-    let databases = Mutex<TraceDatabases?>(nil)
+    let databases = Locked<TraceDatabases?>(nil)
 
     /// Named databases the trace uses.
     static let maxDatabases: UInt32 = 8
 
     /// The environments open in this process, by file identity.
-    private static let registry = Mutex<[FileIdentity: WeakEnvironment]>([:])
+    private static let registry = Locked<[FileIdentity: WeakEnvironment]>([:])
 
     private struct FileIdentity: Hashable {
         var device: UInt64
