@@ -32,18 +32,18 @@ enum LMDBFileCheck {
         guard pread(fd, &first, first.count, 0) == first.count else {
             throw LifecycleLogError(.notATrace, "the file is \(size) bytes, too small to be an LMDB trace; it may be truncated", path: path)
         }
-        guard u32(first, 16) == magic else {
+        guard LittleEndian.u32(first, 16) == magic else {
             throw LifecycleLogError(.notATrace, "not an LMDB file (no LMDB meta page); a trace file is written by `replay import` or the recorder", path: path)
         }
-        let pageSize = Int64(u32(first, 16 + 24))  // mm_dbs[FREE_DBI].md_pad holds the page size
-        guard pageSize >= 512, pageSize <= 65536, pageSize & (pageSize - 1) == 0 else {
-            throw LifecycleLogError(.corruptTrace, "the LMDB meta page is damaged (page size \(pageSize)); the trace cannot be read", path: path)
+        guard let recorded = pageSize(ofMeta: first) else {
+            throw LifecycleLogError(.corruptTrace, "the LMDB meta page is damaged (page size \(LittleEndian.u32(first, 16 + 24))); the trace cannot be read", path: path)
         }
+        let pageSize = Int64(recorded)
         var second = [UInt8](repeating: 0, count: 160)
-        let haveSecond = pread(fd, &second, second.count, off_t(pageSize)) == second.count && u32(second, 16) == magic
+        let haveSecond = pread(fd, &second, second.count, off_t(pageSize)) == second.count && LittleEndian.u32(second, 16) == magic
         // The newer of the two meta pages is the one liblmdb uses.
-        let meta = haveSecond && u64(second, 16 + 128) > u64(first, 16 + 128) ? second : first
-        let lastPage = u64(meta, 16 + 120)
+        let meta = haveSecond && LittleEndian.u64(second, 16 + 128) > LittleEndian.u64(first, 16 + 128) ? second : first
+        let lastPage = LittleEndian.u64(meta, 16 + 120)
         guard lastPage < UInt64(Int64.max) / UInt64(pageSize) else {
             throw LifecycleLogError(.corruptTrace, "the LMDB meta page is damaged; the trace cannot be read", path: path)
         }
@@ -52,7 +52,7 @@ enum LMDBFileCheck {
             // free-page list keyed by integers (its flags word also keeps the environment's
             // MDB_FIXEDMAP and MDB_NOSUBDIR), neither with duplicates. A damaged meta page
             // claiming otherwise makes liblmdb assert inside an unguarded write.
-            let freeFlags = u16(meta, 16 + 24 + 4), mainFlags = u16(meta, 16 + 72 + 4)
+            let freeFlags = LittleEndian.u16(meta, 16 + 24 + 4), mainFlags = LittleEndian.u16(meta, 16 + 72 + 4)
             let duplicates: UInt16 = 0x04 | 0x10 | 0x20 | 0x40  // MDB_DUPSORT, DUPFIXED, INTEGERDUP, REVERSEDUP
             guard freeFlags & ~UInt16(0x4000 | 0x01) == 0x08, mainFlags & duplicates == 0 else {
                 throw LifecycleLogError(.corruptTrace,
@@ -68,6 +68,15 @@ enum LMDBFileCheck {
         }
     }
 
+    /// The page size that the meta page starting `page` records, or `nil` when
+    /// it is not an intact LMDB meta page (no magic, or not a power of two
+    /// from 512 to 65536). `page` holds at least the first 44 bytes.
+    static func pageSize(ofMeta page: [UInt8]) -> Int? {
+        guard page.count >= 44, LittleEndian.u32(page, 16) == magic else { return nil }
+        let size = Int(LittleEndian.u32(page, 16 + 24))  // mm_dbs[FREE_DBI].md_pad holds the page size
+        return size >= 512 && size <= 65536 && size & (size - 1) == 0 ? size : nil
+    }
+
     /// What a reader rejects before looking inside the file.
     private static func checkReadable(_ path: String) throws {
         var info = stat()
@@ -81,17 +90,5 @@ enum LMDBFileCheck {
                     : "the file is \(info.st_size) bytes, too small to be an LMDB trace; it may be truncated",
                 path: path)
         }
-    }
-
-    private static func u16(_ b: [UInt8], _ at: Int) -> UInt16 {
-        UInt16(b[at]) | UInt16(b[at + 1]) << 8
-    }
-
-    private static func u32(_ b: [UInt8], _ at: Int) -> UInt32 {
-        (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[at + $1]) << (8 * UInt32($1)) }
-    }
-
-    private static func u64(_ b: [UInt8], _ at: Int) -> UInt64 {
-        (0..<8).reduce(UInt64(0)) { $0 | UInt64(b[at + $1]) << (8 * UInt64($1)) }
     }
 }

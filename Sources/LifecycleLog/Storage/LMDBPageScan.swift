@@ -45,10 +45,8 @@ struct LMDBPageScan: ~Copyable {
         var size = 4096
         var header = [UInt8](repeating: 0, count: 64)
         for page in [0, 4096] where pread(fd, &header, header.count, off_t(page)) == header.count {
-            let magic = Self.u32(header, 16)
-            let candidate = Int(Self.u32(header, 40))  // mm_dbs[FREE_DBI].md_pad: the page size
-            if magic == LMDBFileCheck.magic, candidate >= 512, candidate <= 65536, candidate & (candidate - 1) == 0 {
-                size = candidate
+            if let recorded = LMDBFileCheck.pageSize(ofMeta: header) {
+                size = recorded
                 break
             }
         }
@@ -74,19 +72,19 @@ struct LMDBPageScan: ~Copyable {
     /// neighbours are kept: one damaged node does not cost the page).
     func leafEntries(ofPage number: Int) -> [Entry]? {
         guard let page = read(page: number) else { return nil }
-        let flags = Self.u16(page, 10)
-        let lower = Int(Self.u16(page, 12))
-        let upper = Int(Self.u16(page, 14))
+        let flags = LittleEndian.u16(page, 10)
+        let lower = Int(LittleEndian.u16(page, 12))
+        let upper = Int(LittleEndian.u16(page, 14))
         guard flags & ~UInt16(0x10) == Self.leafFlag,  // a leaf (P_DIRTY may be left set), nothing else
               lower >= Self.pageHeader, lower <= upper, upper <= pageSize else { return nil }
         var entries: [Entry] = []
         entries.reserveCapacity((lower - Self.pageHeader) / 2)
         for i in 0..<(lower - Self.pageHeader) / 2 {
-            let node = Int(Self.u16(page, Self.pageHeader + 2 * i))
+            let node = Int(LittleEndian.u16(page, Self.pageHeader + 2 * i))
             guard node >= upper, node + 8 <= pageSize else { continue }
-            let dataSize = Int(Self.u16(page, node)) | Int(Self.u16(page, node + 2)) << 16
-            let nodeFlags = Self.u16(page, node + 4)
-            let keySize = Int(Self.u16(page, node + 6))
+            let dataSize = Int(LittleEndian.u16(page, node)) | Int(LittleEndian.u16(page, node + 2)) << 16
+            let nodeFlags = LittleEndian.u16(page, node + 4)
+            let keySize = Int(LittleEndian.u16(page, node + 6))
             let keyEnd = node + 8 + keySize
             guard keyEnd <= pageSize else { continue }
             let key = Array(page[(node + 8)..<keyEnd])
@@ -95,7 +93,7 @@ struct LMDBPageScan: ~Copyable {
                 entries.append(Entry(index: i, key: key, value: Array(page[keyEnd..<(keyEnd + dataSize)])))
             } else if nodeFlags == Self.bigDataFlag {
                 guard keyEnd + 8 <= pageSize else { continue }
-                if let value = overflow(at: Self.u64(page, keyEnd), size: dataSize) {
+                if let value = overflow(at: LittleEndian.u64(page, keyEnd), size: dataSize) {
                     entries.append(Entry(index: i, key: key, value: value))
                 }
             } else if nodeFlags & Self.namedDatabaseFlag != 0 {
@@ -112,7 +110,7 @@ struct LMDBPageScan: ~Copyable {
         guard offset + Self.pageHeader + size <= pageCount * pageSize else { return nil }
         var header = [UInt8](repeating: 0, count: Self.pageHeader)
         guard pread(fd, &header, header.count, off_t(offset)) == header.count,
-              Self.u16(header, 10) & Self.overflowFlag != 0 else { return nil }
+              LittleEndian.u16(header, 10) & Self.overflowFlag != 0 else { return nil }
         var value = [UInt8](repeating: 0, count: size)
         guard size == 0 || pread(fd, &value, size, off_t(offset + Self.pageHeader)) == size else { return nil }
         return value
@@ -125,7 +123,4 @@ struct LMDBPageScan: ~Copyable {
         return page
     }
 
-    static func u16(_ b: [UInt8], _ at: Int) -> UInt16 { UInt16(b[at]) | UInt16(b[at + 1]) << 8 }
-    static func u32(_ b: [UInt8], _ at: Int) -> UInt32 { UInt32(u16(b, at)) | UInt32(u16(b, at + 2)) << 16 }
-    static func u64(_ b: [UInt8], _ at: Int) -> UInt64 { UInt64(u32(b, at)) | UInt64(u32(b, at + 4)) << 32 }
 }
