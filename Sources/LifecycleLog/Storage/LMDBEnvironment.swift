@@ -155,16 +155,12 @@ final class LMDBEnvironment: @unchecked Sendable {
         return currentMapSize
     }
 
-    /// The number of the last page in use (`mdb_env_info`).
-    var lastPage: UInt64 {
+    /// The last page in use and the id of the last committed transaction
+    /// (`mdb_env_info`), as the meta page records them (so possibly damaged).
+    var lastCommit: (page: UInt64, transaction: UInt64) {
         var info = MDB_envinfo()
-        return mdb_env_info(handle, &info) == MDB_SUCCESS ? UInt64(truncatingIfNeeded: info.me_last_pgno) : 0
-    }
-
-    /// The id of the last committed transaction (`mdb_env_info`).
-    var lastTransaction: UInt64 {
-        var info = MDB_envinfo()
-        return mdb_env_info(handle, &info) == MDB_SUCCESS ? UInt64(truncatingIfNeeded: info.me_last_txnid) : 0
+        guard mdb_env_info(handle, &info) == MDB_SUCCESS else { return (0, 0) }
+        return (UInt64(truncatingIfNeeded: info.me_last_pgno), UInt64(truncatingIfNeeded: info.me_last_txnid))
     }
 
     /// Flushes written data to disk (`mdb_env_sync` with force).

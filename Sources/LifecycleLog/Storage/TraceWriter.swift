@@ -68,7 +68,8 @@ public final class TraceWriter {
                 // would abort the process (the app, for a recorder). Read them under the guard
                 // first, once per environment, and refuse a damaged trace with an error.
                 if cached == nil {
-                    try environment.read { txn in try txn.checkFreePages(lastPage: environment.lastPage, lastTransaction: environment.lastTransaction) }
+                    let last = environment.lastCommit
+                    try environment.read { txn in try txn.checkFreePages(lastPage: last.page, lastTransaction: last.transaction) }
                 }
                 // Cached only after the commit: handles opened in an aborted transaction are gone.
                 let opened = try environment.write { txn in
