@@ -123,10 +123,7 @@ final class DamagedTraceTests: XCTestCase {
             XCTAssertTrue(error?.message.contains("record into a new file") ?? false, "\(String(describing: error))")
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: damaged)), before, "nothing was written")
-        let recorded = try replay("record", damaged, stdin: launch() + "\n")
-        XCTAssertFalse(recorded.signaled)
-        XCTAssertEqual(recorded.status, 2, recorded.stderr)
-        XCTAssertTrue(recorded.stderr.contains("free pages is damaged"), recorded.stderr)
+        try assertRecordRefuses(damaged, saying: "free pages is damaged")
     }
 
     /// A file whose meta page claims that the free-page list has duplicate keys
@@ -136,12 +133,7 @@ final class DamagedTraceTests: XCTestCase {
         let folder = TemporaryFolder()
         let path = try unzipRegressionFile("meta-flags", into: folder)
         XCTAssertEqual(try replay(path).status, 0, "reading needs no duplicate keys")
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let recorded = try replay("record", path, stdin: launch() + "\n")
-        XCTAssertFalse(recorded.signaled, recorded.stderr)
-        XCTAssertEqual(recorded.status, 2, recorded.stderr)
-        XCTAssertTrue(recorded.stderr.contains("meta page is damaged"), recorded.stderr)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "nothing was written")
+        try assertRecordRefuses(path, saying: "meta page is damaged")
     }
 
     /// A file whose newest meta page points the database of databases at a stale
@@ -151,12 +143,7 @@ final class DamagedTraceTests: XCTestCase {
     func testAWriterRefusesAMetaPageThatPointsAtAStaleTree() throws {
         let folder = TemporaryFolder()
         let path = try unzipRegressionFile("stale-root", into: folder)
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let recorded = try replay("record", path, stdin: launch() + "\n")
-        XCTAssertFalse(recorded.signaled, recorded.stderr)
-        XCTAssertEqual(recorded.status, 2, recorded.stderr)
-        XCTAssertTrue(recorded.stderr.contains("pages do not add up"), recorded.stderr)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "nothing was written")
+        try assertRecordRefuses(path, saying: "pages do not add up")
         // A whole trace adds up, also after appends and map growth.
         let whole = folder.file("whole.lmdb")
         try TraceInterchange.generate(.init(events: 3_000, seed: 2), to: whole)
@@ -173,10 +160,7 @@ final class DamagedTraceTests: XCTestCase {
     func testAWriterRefusesATransactionIdDamagedBeyondIntWithoutTrapping() throws {
         let folder = TemporaryFolder()
         let path = try unzipRegressionFile("huge-txnid", into: folder)
-        let recorded = try replay("record", path, stdin: launch() + "\n")
-        XCTAssertFalse(recorded.signaled, recorded.stderr)
-        XCTAssertEqual(recorded.status, 2, recorded.stderr)
-        XCTAssertTrue(recorded.stderr.contains("pages do not add up"), recorded.stderr)
+        try assertRecordRefuses(path, saying: "pages do not add up")
     }
 
     /// A file with 40 bytes flipped across its pages, one of them in an event's
@@ -193,6 +177,17 @@ final class DamagedTraceTests: XCTestCase {
         XCTAssertEqual(summary.events, 19_972)
         XCTAssertEqual(summary.lastSeq, 20_000)
         XCTAssertEqual(summary.missing.reduce(0) { $0 + $1.count }, 28, "only the records whose own bytes were hit")
+    }
+
+    /// `replay record` on the damaged trace at `path`: refused with exit 2 and
+    /// a message containing `text`, no signal, and the file left byte for byte.
+    private func assertRecordRefuses(_ path: String, saying text: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let recorded = try replay("record", path, stdin: launch() + "\n")
+        XCTAssertFalse(recorded.signaled, recorded.stderr, file: file, line: line)
+        XCTAssertEqual(recorded.status, 2, recorded.stderr, file: file, line: line)
+        XCTAssertTrue(recorded.stderr.contains(text), recorded.stderr, file: file, line: line)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "nothing was written", file: file, line: line)
     }
 
     private func unzipRegressionFile(_ name: String, into folder: TemporaryFolder) throws -> String {
