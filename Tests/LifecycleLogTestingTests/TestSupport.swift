@@ -1,6 +1,5 @@
 import Foundation
 import LifecycleLog
-import Synchronization
 
 /// A unique temporary folder, removed when the value is released.
 final class TemporaryFolder: Sendable {
@@ -21,7 +20,7 @@ final class TemporaryFolder: Sendable {
 enum Session {
     /// A clock that moves 10 ms per reading, so that recorded times do not depend on the machine.
     static func steppingClock() -> LifecycleRecorder.Clock {
-        let now = Mutex<Double>(0)
+        let now = Locked<Double>(0)
         return { now.withLock { $0 += 10; return $0 } }
     }
 

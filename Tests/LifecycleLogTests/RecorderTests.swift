@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import XCTest
 @testable import LifecycleLog
 
@@ -12,7 +11,7 @@ final class RecorderTests: XCTestCase {
 
     /// A clock a test moves by hand.
     private final class ManualClock: Sendable {
-        let now = Mutex<Double>(0)
+        let now = Locked<Double>(0)
         func advance(_ ms: Double) { now.withLock { $0 += ms } }
         var clock: LifecycleRecorder.Clock { { [self] in now.withLock { $0 } } }
     }
@@ -104,12 +103,12 @@ final class RecorderTests: XCTestCase {
         let recorder = try LifecycleRecorder(path: path, durability: .batched(maxDelayMilliseconds: 1, maxEvents: 50))
         recorder.mark("0")
         try recorder.flush()
-        let done = Atomic<Bool>(false)
+        let done = Locked(false)
         let total = 20_000
         let writerThread = Thread {
             for i in 1..<total { recorder.mark("\(i)") }
             try? recorder.flush()
-            done.store(true, ordering: .sequentiallyConsistent)
+            done.withLock { $0 = true }
         }
         writerThread.start()
         var reads = 0
@@ -124,7 +123,7 @@ final class RecorderTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(expected, longest, "a later read saw less")
             longest = expected
             reads += 1
-        } while !done.load(ordering: .sequentiallyConsistent)
+        } while !done.withLock({ $0 })
         XCTAssertEqual(try Trace(path: path).eventCount, total)
         XCTAssertGreaterThan(reads, 1)
     }
