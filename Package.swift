@@ -3,8 +3,14 @@ import PackageDescription
 
 let package = Package(
     name: "LifecycleLog",
-    platforms: [.macOS(.v13)],
+    // The recorder runs inside apps: ContinuousClock, SwiftUI's openWindow and
+    // os.Logger need these; nothing app-facing uses newer API.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
+        // What an app links: the event model, the JSON Lines codec, the recorder
+        // and its sinks. No C library, so it builds for every Apple platform.
+        .library(name: "LifecycleLogRecorder", targets: ["LifecycleLogRecorder"]),
+        // LMDB traces, replay, the rules and reports (needs liblmdb).
         .library(name: "LifecycleLog", targets: ["LifecycleLog"]),
         .library(name: "LifecycleLogTesting", targets: ["LifecycleLogTesting"]),
         .executable(name: "replay", targets: ["replay"]),
@@ -25,8 +31,11 @@ let package = Package(
             dependencies: ["CLMDB"]
         ),
         .target(
+            name: "LifecycleLogRecorder"
+        ),
+        .target(
             name: "LifecycleLog",
-            dependencies: ["CLMDB", "CLMDBGuard"]
+            dependencies: ["LifecycleLogRecorder", "CLMDB", "CLMDBGuard"]
         ),
         .executableTarget(
             name: "replay",

@@ -98,7 +98,7 @@ public struct LifecycleLogError: Error, Sendable, Hashable, CustomStringConverti
 
     /// Returns a copy that names `path` wherever it named `temporary` (its
     /// path, its message): users should read the names they gave.
-    func naming(_ path: String, insteadOf temporary: String) -> LifecycleLogError {
+    package func naming(_ path: String, insteadOf temporary: String) -> LifecycleLogError {
         var copy = self
         if copy.path == nil || copy.path == temporary { copy.path = path }
         copy.message = copy.message.replacing(temporary, with: path)
@@ -106,7 +106,7 @@ public struct LifecycleLogError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// Returns a copy that names `path`, unless a path is already set.
-    func at(path newPath: String) -> LifecycleLogError {
+    package func at(path newPath: String) -> LifecycleLogError {
         var copy = self
         if copy.path == nil { copy.path = newPath }
         return copy

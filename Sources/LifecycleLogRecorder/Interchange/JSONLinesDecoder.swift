@@ -3,26 +3,26 @@
 /// goes backwards, and numbers the events (their seq).
 ///
 /// Every error names the line, and the column where the JSON parser gives one.
-struct JSONLinesDecoder {
+package struct JSONLinesDecoder {
     /// The interchange format version this reader understands.
-    static let supportedVersion: Int64 = 1
+    package static let supportedVersion: Int64 = 1
 
-    let path: String?
-    private(set) var seq: UInt64 = 0
-    private(set) var lastT: Double = 0
+    package let path: String?
+    package private(set) var seq: UInt64 = 0
+    package private(set) var lastT: Double = 0
     private var sawFirstObject = false
 
-    init(path: String?) { self.path = path }
+    package init(path: String?) { self.path = path }
 
     /// A decoder that continues a stored trace: seqs after `seq`, times not before `time`.
-    init(path: String?, continuingAfter seq: UInt64, at time: Double) {
+    package init(path: String?, continuingAfter seq: UInt64, at time: Double) {
         self.path = path
         self.seq = seq
         self.lastT = time
     }
 
     /// Decodes one line; returns `nil` for blank lines, comments and the header.
-    mutating func decode(line: UnsafeBufferPointer<UInt8>, number: Int) throws -> Event? {
+    package mutating func decode(line: UnsafeBufferPointer<UInt8>, number: Int) throws -> Event? {
         var i = 0
         while i < line.count, line[i] == 0x20 || line[i] == 0x09 { i += 1 }
         if i == line.count || line[i] == UInt8(ascii: "#") { return nil }
@@ -77,7 +77,7 @@ struct JSONLinesDecoder {
     }
 
     /// The 1-based column, counted in characters (Unicode scalars), of a byte offset.
-    static func column(of offset: Int, in line: UnsafeBufferPointer<UInt8>) -> Int {
+    package static func column(of offset: Int, in line: UnsafeBufferPointer<UInt8>) -> Int {
         var column = 1
         var i = 0
         while i < min(offset, line.count) {
@@ -85,24 +85,5 @@ struct JSONLinesDecoder {
             i += 1
         }
         return column
-    }
-}
-
-extension JSONLinesDecoder {
-    /// Reads every event of the JSON Lines file at `path` (`-` for standard
-    /// input), calling `body` with each event, its seq and its 1-based line
-    /// in the file, in order.
-    ///
-    /// - Throws: ``LifecycleLogError`` with code `invalidInput` or
-    ///   `unsupportedVersion` naming the line, or `io`.
-    static func forEachEvent(inFile path: String, _ body: (_ seq: UInt64, _ line: Int, Event) throws -> Void) throws {
-        var reader = try LineReader(path: path)
-        var decoder = JSONLinesDecoder(path: path)
-        try reader.forEachLine { number, line in
-            if let event = try decoder.decode(line: line, number: number) {
-                try body(decoder.seq, number, event)
-            }
-            return true
-        }
     }
 }

@@ -3,13 +3,13 @@
 ///
 /// Errors carry the byte offset where parsing stopped; ``JSONLineError``
 /// turns that into a column a person can find.
-struct JSONParser {
+package struct JSONParser {
     /// Nesting deeper than this is rejected rather than risking the stack.
-    static let maxDepth = 256
+    package static let maxDepth = 256
 
-    struct Failure: Error {
-        var offset: Int
-        var message: String
+    package struct Failure: Error {
+        package var offset: Int
+        package var message: String
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -18,7 +18,7 @@ struct JSONParser {
     private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// Parses exactly one JSON value, with only white space around it.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes)
         parser.skipSpace()
         let value = try parser.parseValue(depth: 0)

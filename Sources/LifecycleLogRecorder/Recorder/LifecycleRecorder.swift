@@ -1,6 +1,9 @@
 import Dispatch
 
-/// Records lifecycle events into a trace file while an app or a test session runs.
+/// Records lifecycle events while an app or a test session runs, into a
+/// ``RecordingSink``: a spool file in the app's container, a live stream to a
+/// collector on the developer's machine, or (with `LifecycleLog`, where
+/// liblmdb exists) an LMDB trace.
 ///
 /// Calls cost the calling thread one short lock and an array append: events
 /// are committed in batches on a background queue, after ``Durability/batched(maxDelayMilliseconds:maxEvents:)``'s
@@ -10,16 +13,21 @@ import Dispatch
 /// returns, so that it does not lose its own last events to the kill it is recording.
 ///
 /// ```swift
-/// let recorder = try LifecycleRecorder(path: tracePath)
+/// let recorder = LifecycleRecorder(sink: MemorySink())
 /// recorder.launch(platform: .iOS, scenes: [SceneDeclaration(id: "main", kind: .windowGroup)])
 /// recorder.open(window: "w1", scene: "main")
 /// recorder.phase(.active, window: "w1")
 /// try recorder.flush()
 /// ```
 ///
-/// Opening an existing trace continues its seq numbering, and its `t`: the
-/// first new event's time is the last stored one plus the time since the
-/// recorder opened. A new ``launch(platform:scenes:reason:app:os:build:)``
+/// Recording never throws into the app and never stops it: a failed write
+/// keeps the events in memory, in order, for the next try, and is reported
+/// through ``lastError`` (and the unified log on Apple platforms). Only an
+/// explicit ``flush()`` or ``close()`` throws.
+///
+/// A sink that continues an existing trace continues its `t`: the first new
+/// event's time is the sink's ``RecordingSink/lastTime`` plus the time since
+/// the recorder started. A new ``launch(platform:scenes:reason:app:os:build:)``
 /// starts a new run.
 public final class LifecycleRecorder: Sendable {
     /// When recorded events reach the disk.
@@ -59,28 +67,27 @@ public final class LifecycleRecorder: Sendable {
     private let origin: Double
     private let baseTime: Double
     private let state: Locked<State>
-    /// The writer; appends happen under this lock, batches taken in order inside it.
-    private let writer: Locked<TraceWriter?>
+    /// The sink; writes happen under this lock, batches taken in order inside it.
+    private let writer: Locked<(any RecordingSink)?>
     private let queue = DispatchQueue(label: "LifecycleRecorder")
-    /// The trace file being recorded.
-    public let path: String
+    /// Where the events go, as the sink names it (a file path, `host:port`).
+    public let destination: String
 
-    /// Opens (or creates) the trace at `path` for recording.
+    /// Starts recording into `sink`. Never fails: a sink that cannot write
+    /// reports it through ``lastError`` and the events wait in memory.
     ///
     /// - Parameters:
-    ///   - path: the trace file; created when missing, continued when it is a trace.
-    ///   - durability: when events reach the disk; batched by default.
+    ///   - sink: where the events go.
+    ///   - durability: when events reach the sink; batched by default.
     ///   - clock: the monotonic clock that gives `t`; inject one in tests.
-    /// - Throws: ``LifecycleLogError`` when the file cannot be opened or is not a trace.
-    public init(path: String, durability: Durability = .batched(), clock: @escaping Clock = LifecycleRecorder.systemClock) throws {
-        let traceWriter = try TraceWriter(path: path, sharing: .shared)
-        self.path = path
+    public init(sink: any RecordingSink, durability: Durability = .batched(), clock: @escaping Clock = LifecycleRecorder.systemClock) {
+        destination = sink.destination
         self.durability = durability
         self.clock = clock
         origin = clock()
-        baseTime = traceWriter.lastTime
-        state = Locked(State(lastT: traceWriter.lastTime))
-        writer = Locked(traceWriter)
+        baseTime = sink.lastTime
+        state = Locked(State(lastT: sink.lastTime))
+        writer = Locked(sink)
     }
 
     deinit { try? close() }
@@ -153,7 +160,7 @@ public final class LifecycleRecorder: Sendable {
         // The app is about to be suspended or to end: commit before returning.
         var urgent = next == .commitNow
         switch kind {
-        case .terminate, .phase(.background, _): urgent = true
+        case .terminate, .phase(.background, _), .delegate("willTerminate", _): urgent = true
         default: break
         }
         if urgent {
@@ -176,19 +183,24 @@ public final class LifecycleRecorder: Sendable {
         case nothing, commitAfterDelay, commitSoon, commitNow, closed
     }
 
-    /// Commits every event recorded so far; LMDB syncs the file on commit.
+    /// Writes every event recorded so far to the sink, durably.
     ///
-    /// - Throws: ``LifecycleLogError`` when a commit failed (for example the
+    /// - Throws: ``LifecycleLogError`` when the sink failed (for example the
     ///   disk is full); the events stay pending and the next flush retries them.
     public func flush() throws { try commitPending() }
 
-    /// Flushes and closes the trace; later calls record nothing.
+    /// Flushes and closes the sink; later calls record nothing.
     ///
-    /// - Throws: ``LifecycleLogError`` from the last flush.
+    /// - Throws: ``LifecycleLogError`` from the last flush (the sink is closed all the same).
     public func close() throws {
+        defer {
+            state.withLock { $0.closed = true }
+            writer.withLock { sink in
+                sink?.close()
+                sink = nil
+            }
+        }
         try commitPending()
-        state.withLock { $0.closed = true }
-        writer.withLock { $0 = nil }
     }
 
     /// The error of the last failed background commit, if any.
@@ -210,18 +222,21 @@ public final class LifecycleRecorder: Sendable {
             }
             guard let writer, !batch.isEmpty else { return }
             do {
-                try writer.append(batch)
+                try writer.write(batch)
                 batch.removeAll(keepingCapacity: true)
                 state.withLock { s in
                     s.error = nil
                     s.spare = batch
                 }
-            } catch let error as LifecycleLogError {
+            } catch {
+                let failure = error as? LifecycleLogError
+                    ?? LifecycleLogError(.io, "\(destination): could not record: \(error)", path: destination)
                 state.withLock { s in
                     s.pending.insert(contentsOf: batch, at: 0)  // keep them, in order, for the next try
-                    s.error = error
+                    s.error = failure
                 }
-                throw error
+                RecorderLog.report(failure)
+                throw failure
             }
         }
     }

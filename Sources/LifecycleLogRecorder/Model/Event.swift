@@ -83,25 +83,19 @@ public struct Event: Sendable, Hashable {
 
     /// The kind's name as written in the `event` field.
     public var name: String {
-        if case .unknown(let name) = kind { return name }
-        return tag.name
-    }
-
-    /// The stored format's tag for the kind.
-    var tag: EventCodec.Tag {
         switch kind {
-        case .launch: return .launch
-        case .terminate: return .terminate
-        case .open: return .open
-        case .dismiss: return .dismiss
-        case .phase: return .phase
-        case .delegate: return .delegate
-        case .write: return .write
-        case .read: return .read
-        case .save: return .save
-        case .activity: return .activity
-        case .mark: return .mark
-        case .unknown: return .unknown
+        case .launch: return "launch"
+        case .terminate: return "terminate"
+        case .open: return "open"
+        case .dismiss: return "dismiss"
+        case .phase: return "phase"
+        case .delegate: return "delegate"
+        case .write: return "write"
+        case .read: return "read"
+        case .save: return "save"
+        case .activity: return "activity"
+        case .mark: return "mark"
+        case .unknown(let name): return name
         }
     }
 

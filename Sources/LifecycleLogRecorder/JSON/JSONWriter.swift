@@ -1,8 +1,8 @@
 /// Writes ``JSONValue``s as compact JSON text, byte for byte the same on
 /// every run: members in their stored order, numbers as their literal text,
 /// strings as UTF-8 with only the escapes JSON requires.
-enum JSONWriter {
-    static func write(_ value: JSONValue, into out: inout [UInt8]) {
+package enum JSONWriter {
+    package static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
@@ -20,7 +20,7 @@ enum JSONWriter {
         }
     }
 
-    static func writeObject(_ members: [JSONMember], into out: inout [UInt8]) {
+    package static func writeObject(_ members: [JSONMember], into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         for (i, m) in members.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -33,7 +33,7 @@ enum JSONWriter {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    package static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for b in s.utf8 {
             switch b {
@@ -54,7 +54,7 @@ enum JSONWriter {
 
     /// Formats a `Double` as JSON: whole numbers without a fraction, others
     /// as the shortest text that reads back as the same value.
-    static func number(_ d: Double) -> String {
+    package static func number(_ d: Double) -> String {
         if d == d.rounded(), abs(d) < 9_007_199_254_740_992 { return String(Int64(d)) }
         return "\(d)"
     }

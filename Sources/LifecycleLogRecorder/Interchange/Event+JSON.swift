@@ -2,12 +2,12 @@
 /// format (`trace-format.md`), with the validation the spec calls input errors.
 extension Event {
     /// A field-level validation failure; the line reader adds the line.
-    struct FieldError: Error {
-        var message: String
+    package struct FieldError: Error {
+        package var message: String
     }
 
     /// Builds an event from the members of one JSON object.
-    static func decode(members: [JSONMember]) throws(FieldError) -> Event {
+    package static func decode(members: [JSONMember]) throws(FieldError) -> Event {
         var fields = FieldReader(members: members)
         guard let name = try fields.string("event") else { throw FieldError(message: "missing required field \"event\"") }
         guard let tValue = fields.take("t") else { throw FieldError(message: "missing required field \"t\"") }
@@ -106,7 +106,7 @@ extension Event {
         return scenes
     }
 
-    static func describe(_ value: JSONValue) -> String {
+    package static func describe(_ value: JSONValue) -> String {
         switch value {
         case .null: return "null"
         case .bool(let b): return "\(b)"
@@ -119,7 +119,7 @@ extension Event {
 
     /// The members of this event as a JSON object: `event`, `t`, the kind's
     /// fields in the order of the spec's table, then the extra fields.
-    var jsonMembers: [JSONMember] {
+    package var jsonMembers: [JSONMember] {
         var m: [JSONMember] = [JSONMember("event", .string(name)), JSONMember("t", .number(JSONWriter.number(t)))]
         func add(_ name: String, _ value: String?) { if let value { m.append(JSONMember(name, .string(value))) } }
         switch kind {

@@ -1,0 +1,52 @@
+/// A ``RecordingSink`` that appends to an LMDB trace file: one transaction
+/// per batch, synced on commit. Opening an existing trace continues its
+/// seqs and times.
+///
+/// ```swift
+/// let recorder = LifecycleRecorder(sink: try TraceFileSink(path: "session.lmdb"))
+/// ```
+public final class TraceFileSink: RecordingSink {
+    private let writer: Locked<TraceWriter>
+    /// The trace file.
+    public let path: String
+    /// The `t` of the last event stored when the sink opened.
+    public let lastTime: Double
+
+    /// Opens (or creates) the trace at `path` for appending; other processes may read it meanwhile.
+    ///
+    /// - Throws: ``LifecycleLogError`` when the file cannot be opened, is not a
+    ///   trace, or is damaged (record into a new file then).
+    public init(path: String) throws {
+        let traceWriter = try TraceWriter(path: path, sharing: .shared)
+        self.path = path
+        lastTime = traceWriter.lastTime
+        writer = Locked(traceWriter)
+    }
+
+    /// The trace file's path.
+    public var destination: String { path }
+
+    /// Appends `events` in one transaction.
+    public func write(_ events: [Event]) throws {
+        _ = try writer.withLock { try $0.append(events) }
+    }
+
+    /// Nothing to do: the environment closes when the sink goes.
+    public func close() {}
+}
+
+extension LifecycleRecorder {
+    /// Opens (or creates) the LMDB trace at `path` and records into it.
+    ///
+    /// - Parameters:
+    ///   - path: the trace file; created when missing, continued when it is a trace.
+    ///   - durability: when events reach the disk; batched by default.
+    ///   - clock: the monotonic clock that gives `t`; inject one in tests.
+    /// - Throws: ``LifecycleLogError`` when the file cannot be opened or is not a trace.
+    public convenience init(path: String, durability: Durability = .batched(), clock: @escaping Clock = LifecycleRecorder.systemClock) throws {
+        self.init(sink: try TraceFileSink(path: path), durability: durability, clock: clock)
+    }
+
+    /// The trace file being recorded (the sink's ``RecordingSink/destination``).
+    public var path: String { destination }
+}

@@ -1,0 +1,25 @@
+/// Where a ``LifecycleRecorder`` puts the events it records.
+///
+/// The recorder calls a sink from one thread at a time, in order, with
+/// batches of events; a sink writes each batch durably before returning
+/// (a commit, a write and a sync, a send that the other side acknowledged
+/// or that a spool file holds). The package's sinks are ``MemorySink``, the
+/// spool and collector sinks of this module, and, in `LifecycleLog` where
+/// liblmdb exists, `TraceFileSink` for an LMDB trace.
+///
+/// Implement one to send events somewhere else; a sink that fails throws,
+/// and the recorder keeps the batch for the next try.
+public protocol RecordingSink: AnyObject, Sendable {
+    /// Where the events go, for messages: a file path, `host:port`.
+    var destination: String { get }
+    /// The `t` of the last event already at the destination (0 for a new
+    /// one), which the recorder's times continue from.
+    var lastTime: Double { get }
+    /// Writes `events`, in order, after everything written before.
+    ///
+    /// - Throws: ``LifecycleLogError`` (or any error) when the batch was not
+    ///   written; none of it counts as written then.
+    func write(_ events: [Event]) throws
+    /// Releases the destination. Called once, after the last write.
+    func close()
+}
