@@ -58,6 +58,10 @@ extension EventCodec {
             _ = try skipText(&r)  // reason
         case .terminate:
             _ = try skipText(&r)  // reason
+        case .kill:
+            guard try skipText(&r) else { throw r.corrupt("missing kill reason") }
+            _ = try r.varint()  // signal
+            _ = try skipText(&r)  // by
         case .mark:
             guard try skipText(&r) else { throw r.corrupt("missing label") }
         case .unknown:

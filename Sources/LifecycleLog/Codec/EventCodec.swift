@@ -7,7 +7,7 @@ enum EventCodec {
     static let layoutVersion: UInt32 = 1
 
     enum Tag: UInt8, Sendable {
-        case unknown = 0, launch, terminate, open, dismiss, phase, delegate, write, read, save, activity, mark
+        case unknown = 0, launch, terminate, open, dismiss, phase, delegate, write, read, save, activity, mark, kill
 
         /// The kind's name in the `event` field (an unknown kind carries its own).
         var name: String {
@@ -24,6 +24,7 @@ enum EventCodec {
             case .save: return "save"
             case .activity: return "activity"
             case .mark: return "mark"
+            case .kill: return "kill"
             }
         }
     }
@@ -54,6 +55,9 @@ enum EventCodec {
             text(l.reason, &w); text(l.app, &w); text(l.os, &w); text(l.build, &w)
         case .terminate(let reason):
             w.byte(Tag.terminate.rawValue); time(event.pointee.t, &w); text(reason, &w)
+        case .kill(let reason, let signal, let by):
+            w.byte(Tag.kill.rawValue); time(event.pointee.t, &w); text(reason, &w)
+            w.varint(signal.map { zigzag(Int64($0)) &+ 1 } ?? 0); text(by, &w)
         case .open(let window, let scene, let value, let restored):
             w.byte(Tag.open.rawValue); time(event.pointee.t, &w)
             sym(window, &w, &symbols); sym(scene, &w, &symbols)
@@ -67,13 +71,13 @@ enum EventCodec {
             sym(window, &w, &symbols)
         case .delegate(let callback, let window):
             w.byte(Tag.delegate.rawValue); time(event.pointee.t, &w); sym(callback, &w, &symbols); sym(window, &w, &symbols)
-        case .write(let key, let scope, let window, let base):
+        case .write(let key, let scope, let window, let base, _):
             w.byte(Tag.write.rawValue); time(event.pointee.t, &w); sym(key, &w, &symbols)
             w.byte(scope.storedCode); sym(window, &w, &symbols); w.varint(base.map { $0 &+ 1 } ?? 0)
-        case .read(let key, let scope, let window, let v):
+        case .read(let key, let scope, let window, let v, _):
             w.byte(Tag.read.rawValue); time(event.pointee.t, &w); sym(key, &w, &symbols)
             w.byte(scope.storedCode); sym(window, &w, &symbols); w.varint(v.map { $0 &+ 1 } ?? 0)
-        case .save(let keys, let window, let store):
+        case .save(let keys, let window, let store, _, _):
             w.byte(Tag.save.rawValue); time(event.pointee.t, &w)
             if let keys {
                 w.varint(UInt64(keys.count) + 1)
@@ -90,6 +94,14 @@ enum EventCodec {
         }
         extras(event.pointee.extraFields, &w, &symbols)
     }
+
+    /// A signed integer as a zigzag varint value.
+    @inline(__always)
+    static func zigzag(_ i: Int64) -> UInt64 { UInt64(bitPattern: (i << 1) ^ (i >> 63)) }
+
+    /// The integer of a zigzag varint value.
+    @inline(__always)
+    static func unzigzag(_ z: UInt64) -> Int64 { Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1))) }
 
     /// A name: 0 for none, else its symbol id plus one.
     @inline(__always)
@@ -172,6 +184,16 @@ enum EventCodec {
             kind = .launch(Event.Launch(platform: platform, scenes: scenes, reason: try text(), app: try text(),
                                         os: try text(), build: try text()))
         case .terminate: kind = .terminate(reason: try text())
+        case .kill:
+            guard let reason = try text() else { throw r.corrupt("missing kill reason") }
+            let s = try r.varint()
+            var signal: Int?
+            if s > 0 {
+                let v = unzigzag(s - 1)
+                guard let i = Int(exactly: v) else { throw r.corrupt("signal out of range") }
+                signal = i
+            }
+            kind = .kill(reason: reason, signal: signal, by: try text())
         case .open:
             let window = try requiredSym()
             let scene = try requiredSym()

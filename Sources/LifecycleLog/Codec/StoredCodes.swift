@@ -29,6 +29,8 @@ extension StateScope {
         case .scene: return 1
         case .app: return 2
         case .shared: return 3
+        case .group: return 4
+        case .document: return 5
         }
     }
 
@@ -37,6 +39,8 @@ extension StateScope {
         case 1: self = .scene
         case 2: self = .app
         case 3: self = .shared
+        case 4: self = .group
+        case 5: self = .document
         default: return nil
         }
     }
@@ -44,12 +48,19 @@ extension StateScope {
 
 extension ActivityState {
     /// The code in FORMAT.md's state table.
-    var storedCode: UInt8 { self == .start ? 1 : 2 }
+    var storedCode: UInt8 {
+        switch self {
+        case .start: return 1
+        case .stop: return 2
+        case .expire: return 3
+        }
+    }
 
     init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .start
         case 2: self = .stop
+        case 3: self = .expire
         default: return nil
         }
     }

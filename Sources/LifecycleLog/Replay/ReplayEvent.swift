@@ -98,18 +98,18 @@ extension ReplayEvent {
             if let value { extra = ReplayExtra(value: value) }
         case .phase(let p, _):
             phase = p
-        case .write(let key, let scope, _, let v), .read(let key, let scope, _, let v):
+        case .write(let key, let scope, _, let v, _), .read(let key, let scope, _, let v, _):
             name = names.intern(key)
             self.scope = scope
             if let v { hasVersion = true; version = v }
-        case .save(let keys, _, _):
+        case .save(let keys, _, _, _, _):
             if let keys { extra = ReplayExtra(keys: keys.map { names.intern($0) }) }
         case .activity(let n, let state, _):
             name = names.intern(n)
             activityState = state
         case .unknown(let n):
             name = names.intern(n)
-        case .terminate, .dismiss, .delegate, .mark:
+        case .terminate, .kill, .dismiss, .delegate, .mark:
             break
         }
     }

@@ -122,6 +122,7 @@ extension Event {
     package var jsonMembers: [JSONMember] {
         var m: [JSONMember] = [JSONMember("event", .string(name)), JSONMember("t", .number(JSONWriter.number(t)))]
         func add(_ name: String, _ value: String?) { if let value { m.append(JSONMember(name, .string(value))) } }
+        add("process", process)
         switch kind {
         case .launch(let launch):
             add("platform", launch.platform.rawValue)
@@ -135,8 +136,15 @@ extension Event {
             add("app", launch.app)
             add("os", launch.os)
             add("build", launch.build)
+            if let debugger = launch.debugger { m.append(JSONMember("debugger", .bool(debugger))) }
+            add("harness", launch.harness)
+            add("activation", launch.activation?.rawValue)
         case .terminate(let reason):
             add("reason", reason)
+        case .kill(let reason, let signal, let by):
+            add("reason", reason)
+            if let signal { m.append(JSONMember("signal", .number(String(signal)))) }
+            add("by", by)
         case .open(let window, let scene, let value, let restored):
             add("window", window)
             add("scene", scene)
@@ -151,20 +159,24 @@ extension Event {
         case .delegate(let callback, let window):
             add("callback", callback)
             add("window", window)
-        case .write(let key, let scope, let window, let base):
+        case .write(let key, let scope, let window, let base, let document):
             add("key", key)
             add("scope", scope.rawValue)
             add("window", window)
             if let base { m.append(JSONMember("base", .number(String(base)))) }
-        case .read(let key, let scope, let window, let version):
+            add("document", document)
+        case .read(let key, let scope, let window, let version, let document):
             add("key", key)
             add("scope", scope.rawValue)
             add("window", window)
             if let version { m.append(JSONMember("version", .number(String(version)))) }
-        case .save(let keys, let window, let store):
+            add("document", document)
+        case .save(let keys, let window, let store, let stage, let id):
             if let keys { m.append(JSONMember("keys", .array(keys.map { .string($0) }))) }
             add("window", window)
             add("store", store)
+            add("stage", stage?.rawValue)
+            add("id", id)
         case .activity(let name, let state, let window):
             add("name", name)
             add("state", state.rawValue)
