@@ -31,10 +31,10 @@ final class ReliabilityTests: XCTestCase {
         let folder = TemporaryFolder()
         let path = folder.file("future.lmdb")
         try TraceInterchange.importJSONLines(from: folder.write("in.jsonl", launch()), to: path)
-        try overwrite(path, database: "meta", key: Array("layout".utf8), with: [0, 0, 0, 2])
+        try overwrite(path, database: "meta", key: Array("layout".utf8), with: [0, 0, 0, 3])
         XCTAssertThrowsError(try Trace(path: path)) { error in
             XCTAssertEqual((error as? LifecycleLogError)?.code, .unsupportedVersion)
-            XCTAssertTrue("\(error)".contains("layout 2") && "\(error)".contains("layout 1"), "\(error)")
+            XCTAssertTrue("\(error)".contains("layout 3") && "\(error)".contains("layout 2"), "\(error)")
         }
         let result = try replay(path)
         XCTAssertEqual(result.status, 2)

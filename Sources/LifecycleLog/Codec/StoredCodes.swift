@@ -66,6 +66,39 @@ extension ActivityState {
     }
 }
 
+extension ActivationPolicy {
+    /// The code in FORMAT.md's activation table (layout 2).
+    var storedCode: UInt8 {
+        switch self {
+        case .regular: return 1
+        case .accessory: return 2
+        case .prohibited: return 3
+        }
+    }
+
+    init?(storedCode: UInt8) {
+        switch storedCode {
+        case 1: self = .regular
+        case 2: self = .accessory
+        case 3: self = .prohibited
+        default: return nil
+        }
+    }
+}
+
+extension SaveStage {
+    /// The code in FORMAT.md's stage table (layout 2).
+    var storedCode: UInt8 { self == .begin ? 1 : 2 }
+
+    init?(storedCode: UInt8) {
+        switch storedCode {
+        case 1: self = .begin
+        case 2: self = .end
+        default: return nil
+        }
+    }
+}
+
 extension Platform {
     /// The code in FORMAT.md's platform table.
     var storedCode: UInt8 {
@@ -100,6 +133,15 @@ extension EventCodec {
     static func requiredCode<T>(_ r: inout ByteReader, _ decode: (UInt8) -> T?) throws -> T {
         let c = try r.byte()
         guard c != 0 else { throw r.corrupt("missing required code") }
+        guard let value = decode(c) else { throw r.corrupt("unknown code \(c)") }
+        return value
+    }
+
+    /// Reads an optional code with `decode`: `nil` when it is 0, `corruptTrace` when not in the table.
+    @inline(__always)
+    static func optionalCode<T>(_ r: inout ByteReader, _ decode: (UInt8) -> T?) throws -> T? {
+        let c = try r.byte()
+        guard c != 0 else { return nil }
         guard let value = decode(c) else { throw r.corrupt("unknown code \(c)") }
         return value
     }
