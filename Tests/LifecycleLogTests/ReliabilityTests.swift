@@ -16,6 +16,9 @@ final class ReliabilityTests: XCTestCase {
         let everyKind = folder.file("every-kind.lmdb")
         try TraceInterchange.importJSONLines(from: folder.write("every-kind.jsonl", everyKindTrace.joined(separator: "\n")), to: everyKind)
         traces.append(everyKind)
+        let version2 = folder.file("version-2.lmdb")
+        try TraceInterchange.importJSONLines(from: folder.write("version-2.jsonl", ([#"{"format":"lifecycle-trace","version":2}"#] + FormatVersion2Tests.version2Lines).joined(separator: "\n")), to: version2)
+        traces.append(version2)
         traces += try FileManager.default.contentsOfDirectory(atPath: "\(repositoryRoot)/traces/stored")
             .filter { $0.hasSuffix(".lmdb") }.sorted().map { "\(repositoryRoot)/traces/stored/\($0)" }
         for trace in traces {
