@@ -176,7 +176,7 @@ def decode(data, symbols):
                 raise Damaged("bad debugger flag")
             if debugger:
                 fields.append(("debugger", debugger == 2))
-            put(fields, "harness", r.text())
+            put(fields, "harness", r.sym())
             put(fields, "activation", r.code(ACTIVATIONS))
     elif tag == 2:
         put(fields, "reason", r.text())

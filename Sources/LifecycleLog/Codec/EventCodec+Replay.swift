@@ -1,4 +1,4 @@
-/// The replay decoder: reads a stored record (layout 1) straight into a
+/// The replay decoder: reads a stored record (layout 1 or 2) straight into a
 /// ``ReplayEvent`` (its ``ReplayExtra``, if any, appended to `extras`), keeping symbol ids as names and skipping, after checking,
 /// what the rules never read (free text, unknown fields). It accepts exactly
 /// the records ``EventCodec/decode(_:symbols:)`` accepts and throws the same
@@ -74,7 +74,7 @@ extension EventCodec {
                 guard let i = Int(exactly: unzigzag(s - 1)) else { throw r.corrupt("signal out of range") }
                 signal = i
             }
-            e.attach(ReplayExtra(kill: ReplayKill(reason: e.name, signal: signal, by: try optionalName(&r, limit))), to: &extras)
+            e.attach(ReplayExtra(kill: ReplayKill(signal: signal, by: try optionalName(&r, limit) ?? ReplayEvent.noName)), to: &extras)
         case .mark:
             guard try skipText(&r) else { throw r.corrupt("missing label") }
         case .unknown:
@@ -95,15 +95,16 @@ extension EventCodec {
             _ = try skipText(&r)  // app
             let os = try readText(&r)
             let build = try readText(&r)
-            var launch = ReplayLaunch(platform: platform, scenes: scenes, isBackgroundLaunch: reason == "background", build: build, os: os,
-                                      isPrewarm: reason == "prewarm")
+            var session = ReplayLaunch.Session(isPrewarm: reason == "prewarm")
             if ext {
                 let debugger = try r.byte()
                 guard debugger <= 2 else { throw r.corrupt("bad debugger flag") }
-                launch.debugger = debugger == 0 ? nil : debugger == 2
-                launch.harness = try readText(&r)
-                launch.activation = try optionalCode(&r, ActivationPolicy.init(storedCode:))
+                session.debugger = debugger == 0 ? nil : debugger == 2
+                session.harness = try optionalName(&r, limit) ?? ReplayEvent.noName
+                session.activation = try optionalCode(&r, ActivationPolicy.init(storedCode:))
             }
+            let launch = ReplayLaunch(platform: platform, scenes: scenes, isBackgroundLaunch: reason == "background", session: session,
+                                      build: build, os: os)
             e.attach(ReplayExtra(launch: launch), to: &extras)
         }
         if ext { e.process = try optionalName(&r, limit) ?? ReplayEvent.mainProcess }

@@ -75,7 +75,7 @@ enum EventCodec {
             }
             text(l.reason, &w); text(l.app, &w); text(l.os, &w); text(l.build, &w)
             if ext {
-                w.byte(l.debugger.map { $0 ? 2 : 1 } ?? 0); text(l.harness, &w); w.byte(l.activation?.storedCode ?? 0)
+                w.byte(l.debugger.map { $0 ? 2 : 1 } ?? 0); sym(l.harness, &w, &symbols); w.byte(l.activation?.storedCode ?? 0)
             }
         case .terminate(let reason):
             w.byte(tag(.terminate)); time(event.pointee.t, &w); text(reason, &w)
@@ -220,7 +220,7 @@ enum EventCodec {
                 let debugger = try r.byte()
                 guard debugger <= 2 else { throw r.corrupt("bad debugger flag") }
                 launch.debugger = debugger == 0 ? nil : debugger == 2
-                launch.harness = try text()
+                launch.harness = try optionalSym()
                 launch.activation = try optionalCode(&r, ActivationPolicy.init(storedCode:))
             }
             kind = .launch(launch)

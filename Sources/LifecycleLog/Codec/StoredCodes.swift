@@ -4,6 +4,7 @@
 
 extension ScenePhase {
     /// The code in FORMAT.md's phase table.
+    @inline(__always)
     var storedCode: UInt8 {
         switch self {
         case .active: return 1
@@ -12,6 +13,7 @@ extension ScenePhase {
         }
     }
 
+    @inline(__always)
     init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .active
@@ -24,6 +26,7 @@ extension ScenePhase {
 
 extension StateScope {
     /// The code in FORMAT.md's scope table.
+    @inline(__always)
     var storedCode: UInt8 {
         switch self {
         case .scene: return 1
@@ -34,6 +37,7 @@ extension StateScope {
         }
     }
 
+    @inline(__always)
     init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .scene
@@ -48,6 +52,7 @@ extension StateScope {
 
 extension ActivityState {
     /// The code in FORMAT.md's state table.
+    @inline(__always)
     var storedCode: UInt8 {
         switch self {
         case .start: return 1
@@ -56,6 +61,7 @@ extension ActivityState {
         }
     }
 
+    @inline(__always)
     init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .start
@@ -68,6 +74,7 @@ extension ActivityState {
 
 extension ActivationPolicy {
     /// The code in FORMAT.md's activation table (layout 2).
+    @inline(__always)
     var storedCode: UInt8 {
         switch self {
         case .regular: return 1
@@ -76,6 +83,7 @@ extension ActivationPolicy {
         }
     }
 
+    @inline(__always)
     init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .regular
@@ -88,8 +96,10 @@ extension ActivationPolicy {
 
 extension SaveStage {
     /// The code in FORMAT.md's stage table (layout 2).
+    @inline(__always)
     var storedCode: UInt8 { self == .begin ? 1 : 2 }
 
+    @inline(__always)
     init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .begin
@@ -101,6 +111,7 @@ extension SaveStage {
 
 extension Platform {
     /// The code in FORMAT.md's platform table.
+    @inline(__always)
     var storedCode: UInt8 {
         switch self {
         case .iOS: return 1
@@ -113,6 +124,7 @@ extension Platform {
         }
     }
 
+    @inline(__always)
     init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .iOS

@@ -74,12 +74,12 @@ final class ReplayExtra: Sendable {
     let value: JSONValue?
     /// A `save`'s key list.
     let keys: [Name]?
-    /// A `write`'s or `read`'s `document` (version 2).
-    let document: Name?
-    /// A `kill`'s fields (version 2).
+    /// A `write`'s or `read`'s `document` (version 2; ``ReplayEvent/noName``: none).
+    let document: Name
+    /// A `kill`'s signal and `by` (version 2; its reason is ``ReplayEvent/name``).
     let kill: ReplayKill?
 
-    init(launch: ReplayLaunch? = nil, value: JSONValue? = nil, keys: [Name]? = nil, document: Name? = nil, kill: ReplayKill? = nil) {
+    init(launch: ReplayLaunch? = nil, value: JSONValue? = nil, keys: [Name]? = nil, document: Name = ReplayEvent.noName, kill: ReplayKill? = nil) {
         self.launch = launch
         self.value = value
         self.keys = keys
@@ -88,13 +88,17 @@ final class ReplayExtra: Sendable {
     }
 }
 
-/// The fields of a `kill` (version 2).
-struct ReplayKill: Sendable {
-    /// `"user"`, `"harness"`, `"debugger"`, `"watchdog"`, `"jetsam"`, `"crash"`, or another name.
-    var reason: Name
-    var signal: Int?
-    /// Who recorded it.
-    var by: Name?
+/// The fields of a `kill` beside its reason (version 2): rare, so a
+/// reference of its own that keeps ``ReplayExtra`` small.
+final class ReplayKill: Sendable {
+    let signal: Int?
+    /// Who recorded it (``ReplayEvent/noName``: not said).
+    let by: Name
+
+    init(signal: Int?, by: Name) {
+        self.signal = signal
+        self.by = by
+    }
 }
 
 /// The fields of a `launch` the rules read.
@@ -105,19 +109,30 @@ struct ReplayLaunch: Sendable {
         var hasPresentedType: Bool
     }
 
+    /// The launch's version-2 fields: plain numbers in one field, so that a
+    /// launch is copied about as cheaply as in version 1 (no reference to count).
+    struct Session: Sendable {
+        /// `reason: "prewarm"` (version 2 documents it).
+        var isPrewarm = false
+        /// Launched under a debugger.
+        var debugger: Bool?
+        /// The macOS activation policy; `nil` is regular.
+        var activation: ActivationPolicy?
+        /// The test runner that launched the app (``ReplayEvent/noName``: none).
+        var harness: Name = ReplayEvent.noName
+    }
+
     var platform: Platform
     var scenes: [Scene]
     var isBackgroundLaunch: Bool
+    var session = Session()
     var build: String?
     var os: String?
-    /// `reason: "prewarm"` (version 2 documents it).
-    var isPrewarm = false
-    /// Launched under a debugger (version 2).
-    var debugger: Bool?
-    /// The test runner that launched the app (version 2).
-    var harness: String?
-    /// The macOS activation policy (version 2); `nil` is regular.
-    var activation: ActivationPolicy?
+
+    var isPrewarm: Bool { session.isPrewarm }
+    var debugger: Bool? { session.debugger }
+    var activation: ActivationPolicy? { session.activation }
+    var harness: Name { session.harness }
 }
 
 extension ReplayEvent {
@@ -132,8 +147,10 @@ extension ReplayEvent {
             extra = ReplayExtra(launch: ReplayLaunch(
                 platform: l.platform,
                 scenes: l.scenes.map { .init(id: names.intern($0.id), kind: $0.kind, hasPresentedType: $0.presentedType != nil) },
-                isBackgroundLaunch: l.isBackgroundLaunch, build: l.build, os: l.os,
-                isPrewarm: l.isPrewarm, debugger: l.debugger, harness: l.harness, activation: l.activation))
+                isBackgroundLaunch: l.isBackgroundLaunch,
+                session: .init(isPrewarm: l.isPrewarm, debugger: l.debugger, activation: l.activation,
+                               harness: l.harness.map { names.intern($0) } ?? ReplayEvent.noName),
+                build: l.build, os: l.os))
         case .open(_, let scene, let value, let restored):
             name = names.intern(scene)
             self.restored = restored == true
@@ -151,7 +168,7 @@ extension ReplayEvent {
             if let keys { extra = ReplayExtra(keys: keys.map { names.intern($0) }) }
         case .kill(let reason, let signal, let by):
             name = names.intern(reason)
-            extra = ReplayExtra(kill: ReplayKill(reason: name, signal: signal, by: by.map { names.intern($0) }))
+            extra = ReplayExtra(kill: ReplayKill(signal: signal, by: by.map { names.intern($0) } ?? ReplayEvent.noName))
         case .activity(let n, let state, _):
             name = names.intern(n)
             activityState = state
