@@ -266,6 +266,25 @@ final class FormatVersion2Tests: XCTestCase {
         XCTAssertEqual(try TraceWriter(path: path).formatVersion, 2)
     }
 
+    func testRecordingAStreamKeepsItsVersionAndAContinuationOfAVersion2TraceIsReadAsVersion2() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("rec.lmdb")
+        let first = [header2, #"{"event":"launch","t":0,"platform":"iOS","scenes":[]}"#]
+        var summary = try TraceInterchange.record(from: folder.write("a.jsonl", first.joined(separator: "\n") + "\n"), to: path) { XCTFail("\($0)") }
+        XCTAssertEqual(summary.accepted, 1)
+        XCTAssertEqual(try exportLines(path), first)
+        // No header: it continues a version-2 trace, so its version-2 members are read.
+        let more = #"{"event":"kill","t":5,"process":"com.example.app","reason":"user"}"#
+        summary = try TraceInterchange.record(from: folder.write("b.jsonl", more + "\n"), to: path) { XCTFail("\($0)") }
+        XCTAssertEqual(summary.accepted, 1)
+        XCTAssertEqual(try exportLines(path), first + [more])
+        // A version-1 trace continued without a header stays version 1: `process` stays an extra member.
+        let v1 = folder.file("v1.lmdb")
+        _ = try TraceInterchange.record(from: folder.write("c.jsonl", launch() + "\n" + #"{"event":"mark","t":1,"process":"x","label":"m"}"# + "\n"), to: v1) { XCTFail("\($0)") }
+        XCTAssertEqual(try exportLines(v1).first, header1)
+        XCTAssertEqual(try exportLines(v1).last, #"{"event":"mark","t":1,"label":"m","process":"x"}"#)
+    }
+
     func testTheRecorderRecordsAKillIntoATraceFile() throws {
         let folder = TemporaryFolder()
         let path = folder.file("rec.lmdb")
