@@ -58,6 +58,8 @@ enum EventCodec {
     static func encode(_ event: UnsafePointer<Event>, into w: inout ByteWriter, symbols: inout SymbolTable) -> Bool {
         let process = event.pointee.process
         var ext = process != nil
+        /// Version-2 data that needs no extension (a kill, a new code); with `ext`, what the method returns.
+        var newer = false
         /// The tag byte, with the extension flag when `ext`.
         @inline(__always) func tag(_ t: Tag) -> UInt8 { ext ? t.rawValue | extensionFlag : t.rawValue }
         switch event.pointee.kind {
@@ -80,6 +82,7 @@ enum EventCodec {
         case .terminate(let reason):
             w.byte(tag(.terminate)); time(event.pointee.t, &w); text(reason, &w)
         case .kill(let reason, let signal, let by):
+            newer = true
             w.byte(tag(.kill)); time(event.pointee.t, &w); sym(reason, &w, &symbols)
             w.varint(signal.map { zigzag(Int64($0)) &+ 1 } ?? 0); sym(by, &w, &symbols)
         case .open(let window, let scene, let value, let restored):
@@ -97,11 +100,13 @@ enum EventCodec {
             w.byte(tag(.delegate)); time(event.pointee.t, &w); sym(callback, &w, &symbols); sym(window, &w, &symbols)
         case .write(let key, let scope, let window, let base, let document):
             if document != nil { ext = true }
+            if scope == .group || scope == .document { newer = true }
             w.byte(tag(.write)); time(event.pointee.t, &w); sym(key, &w, &symbols)
             w.byte(scope.storedCode); sym(window, &w, &symbols); w.varint(base.map { $0 &+ 1 } ?? 0)
             if ext { sym(document, &w, &symbols) }
         case .read(let key, let scope, let window, let v, let document):
             if document != nil { ext = true }
+            if scope == .group || scope == .document { newer = true }
             w.byte(tag(.read)); time(event.pointee.t, &w); sym(key, &w, &symbols)
             w.byte(scope.storedCode); sym(window, &w, &symbols); w.varint(v.map { $0 &+ 1 } ?? 0)
             if ext { sym(document, &w, &symbols) }
@@ -117,6 +122,7 @@ enum EventCodec {
             sym(window, &w, &symbols); text(store, &w)
             if ext { w.byte(stage?.storedCode ?? 0); sym(id, &w, &symbols) }
         case .activity(let name, let state, let window):
+            if state == .expire { newer = true }
             w.byte(tag(.activity)); time(event.pointee.t, &w); sym(name, &w, &symbols)
             w.byte(state.storedCode); sym(window, &w, &symbols)
         case .mark(let label):
@@ -124,7 +130,7 @@ enum EventCodec {
         }
         if ext { sym(process, &w, &symbols) }
         extras(event.pointee.extraFields, &w, &symbols)
-        return ext || event.pointee.needsFormatVersion2
+        return ext || newer
     }
 
     /// A signed integer as a zigzag varint value.

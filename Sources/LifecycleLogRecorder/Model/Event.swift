@@ -31,6 +31,7 @@ public struct Event: Sendable, Hashable {
     ///   - kind: what happened.
     ///   - process: the process the event is about; `nil` for the main app.
     ///   - extraFields: fields to keep without interpreting them.
+    @inlinable
     public init(t: Double, _ kind: Kind, process: String? = nil, extraFields: [JSONMember] = []) {
         self.t = t
         self.process = process
@@ -42,7 +43,10 @@ public struct Event: Sendable, Hashable {
     /// trace format (`trace-format.md`), with their fields.
     public enum Kind: Sendable, Hashable {
         /// The process started (`App.init`, `didFinishLaunching`).
-        case launch(Launch)
+        ///
+        /// Stored indirectly: launches are rare, and every event is then as
+        /// small as its other kinds need.
+        indirect case launch(Launch)
         /// The process is ending cleanly (`applicationWillTerminate`, or the app quit).
         case terminate(reason: String?)
         /// The process was ended from outside, and who ended it is known
