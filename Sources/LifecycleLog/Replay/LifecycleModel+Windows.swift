@@ -1,41 +1,13 @@
-/// Windows: `open` and `dismiss`, duplicate and undeclared scenes, and
-/// scene storage restored from an earlier window.
-extension LifecycleReducer {
-    mutating func applyOpen(seq: UInt64, t: Double, window id: Name, scene: Name, value: JSONValue?, restored: Bool) {
+/// Windows: `open` and `dismiss`, and scene storage restored from an earlier window.
+extension LifecycleModel {
+    mutating func applyOpen<O: TransitionObserver>(seq: UInt64, t: Double, window id: Name, scene: Name, value: JSONValue?, restored: Bool,
+                                                   _ observer: inout O) {
         guard hasRun else { return }
-        let launchSeq = run.launchSeq
         if let existing = windowIndex(id) {
-            report(.unknownWindow, at: seq, related: [openWindows[existing].openSeq],
-                   "The open reuses window id \"\(names[id])\", which is still open since seq \(openWindows[existing].openSeq), so it opens nothing. Give each window a fresh id (a UUID per scene instance), or record the dismiss of the old window first.")
+            observer.observe(.windowIdReused(window: id, existing: existing), self)
             return
         }
         let canonical = value?.canonicalJSON
-        let declaration = run.scenes[scene]
-        if declaration == nil {
-            let declared = quotedList(run.scenes.keys)
-            report(.undeclaredScene, at: seq, related: [launchSeq],
-                   "Window \"\(names[id])\" opens scene \"\(names[scene])\", which the launch at seq \(launchSeq) does not declare (it declares \(declared.isEmpty ? "none" : declared)). Declare the scene in the App's body, or record the launch with every scene the body declares.")
-        } else if value != nil, declaration?.hasPresentedType == false {
-            report(.undeclaredScene, at: seq, related: [launchSeq],
-                   "Window \"\(names[id])\" opens scene \"\(names[scene])\" with a value, but the scene is declared without `for`, so SwiftUI cannot present it. Declare it as WindowGroup(id: \"\(names[scene])\", for: YourValue.self), or open it with openWindow(id:).")
-        }
-        if let declaration, declaration.isSingleInstance || (value != nil && declaration.isPerValue) {
-            let kind = declaration.kind
-            let singleInstance = declaration.isSingleInstance
-            // The earliest open window of the same scene (and value), found in place.
-            var earliest: Int?
-            for i in openWindows.indices where openWindows[i].scene == scene && (singleInstance || openWindows[i].canonicalValue == canonical) {
-                if earliest.map({ openWindows[i].openSeq < openWindows[$0].openSeq }) ?? true { earliest = i }
-            }
-            if let earliest {
-                let other = (id: openWindows[earliest].id, openSeq: openWindows[earliest].openSeq)
-                let fix = singleInstance
-                    ? "A \(kind.rawValue) scene has one window: SwiftUI brings the open one forward instead. Check whether it is open before calling openWindow(id:), or use a WindowGroup if several are wanted."
-                    : "SwiftUI brings the existing window for an equal value forward instead of opening another. Open it with openWindow(value:) so SwiftUI can find it, and do not create windows for values that already have one."
-                report(.duplicateWindow, at: seq, related: [other.openSeq],
-                       "Window \"\(names[id])\" of scene \"\(names[scene])\" opens while window \"\(names[other.id])\" (opened at seq \(other.openSeq)) of the same scene\(singleInstance ? "" : " and value \(canonical ?? "")") is still open. \(fix)")
-            }
-        }
         let appBefore = appPhase
         var number: UInt32?
         if let canonical { number = valueNumber(canonical) }
@@ -50,7 +22,8 @@ extension LifecycleReducer {
         } else if !restorations[slot].isEmpty {
             restorations[slot] = NameMap()  // a fresh window: nothing to inherit from it until it saves
         }
-        phasesChanged(seq: seq, t: t, appBefore: appBefore)
+        observer.observe(.windowOpened(index: index), self)
+        phasesChanged(seq: seq, t: t, appBefore: appBefore, &observer)
     }
 
     /// The number of a canonical window value, made when new.
@@ -69,20 +42,17 @@ extension LifecycleReducer {
         return restorations.count - 1
     }
 
-    mutating func applyDismiss(seq: UInt64, t: Double, index: Int) {
+    mutating func applyDismiss<O: TransitionObserver>(seq: UInt64, t: Double, index: Int, _ observer: inout O) {
         let appBefore = appPhase
-        var unsaved = dirtySceneKeys(of: index)
-        if !unsaved.isEmpty {
-            unsaved = ordered(unsaved)
-            report(.unsavedDismiss, at: seq, related: lastWriteSeqs(unsaved),
-                   "Window \(names[openWindows[index].id]) was dismissed with unsaved \(list(unsaved)). Save a window's state in onDisappear (or when its scene phase becomes .inactive), before SwiftUI discards the scene.")
-        }
+        observer.observe(.windowDismissed(index: index), self)
         if let pending = openWindows[index].pendingBackground {
             openWindows[index].pendingBackground = nil
-            recordMissedSave(pending)
+            missedSave(pending, &observer)
         }
-        dirtyCount -= unsaved.count
+        if dirtyCount > 0 {
+            for value in openWindows[index].sceneKeys.values where value.isDirty { dirtyCount -= 1 }
+        }
         removeWindow(at: index)
-        phasesChanged(seq: seq, t: t, appBefore: appBefore)
+        phasesChanged(seq: seq, t: t, appBefore: appBefore, &observer)
     }
 }

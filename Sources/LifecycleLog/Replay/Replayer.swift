@@ -116,7 +116,7 @@ public enum Replayer {
                 var seq = batch.firstSeq
                 for event in batch.events {
                     reducer.apply(seq: seq, event, extras: batch.extras)
-                    if !reducer.settled.isEmpty { try hand(reducer.takeSettledFindings()) }
+                    if reducer.hasSettled { try hand(reducer.takeSettledFindings()) }
                     if let progress, seq & 0xFFFF == 0 { progress(seq) }
                     seq += 1
                 }

@@ -1,0 +1,114 @@
+/// Every rule of the catalogue, as concrete values (so each transition reaches
+/// them by static dispatch), and an app's own rules (``LifecycleRule``), reached
+/// through an existential only when there are some. It routes each
+/// ``Transition`` to the rules that listen to it; the rules report into
+/// ``findings``.
+struct RuleSet: TransitionObserver, Sendable {
+    var findings: FindingQueue
+    /// The event being applied.
+    var now = EventTime()
+
+    var unknownEvent = UnknownEvent()
+    var eventBeforeLaunch = EventBeforeLaunch()
+    var unknownWindow = UnknownWindow()
+    var unsupportedScene = UnsupportedScene()
+    var undeclaredScene = UndeclaredScene()
+    var duplicateWindow = DuplicateWindow()
+    var unsavedDismiss = UnsavedDismiss()
+    var unsavedAtExit = UnsavedAtExit()
+    var uncleanExit = UncleanExit()
+    var slowLaunch: SlowLaunch
+    var phaseSkip = PhaseSkip()
+    var appPhaseMismatch = AppPhaseMismatch()
+    var activityInBackground = ActivityInBackground()
+    var missedBackgroundSave = MissedBackgroundSave()
+    var lostUpdate = LostUpdate()
+    var sceneStorageLost = SceneStorageLost()
+    var killExposure = KillExposure()
+    /// The app's own rules; `nil` when it has none.
+    var custom: CustomRules?
+
+    init(configuration: RuleConfiguration, custom: [any LifecycleRule]) {
+        findings = FindingQueue(configuration: configuration)
+        slowLaunch = SlowLaunch(limit: configuration.slowLaunchLimit)
+        self.custom = custom.isEmpty ? nil : CustomRules(rules: custom)
+    }
+
+    @inline(__always)
+    mutating func observe(_ transition: Transition, _ model: LifecycleModel) {
+        switch transition {
+        case .unknownEvent:
+            unknownEvent.observe(transition, at: now, model, &findings)
+        case .outsideRun:
+            eventBeforeLaunch.observe(transition, at: now, model, &findings)
+        case .unknownWindow, .windowIdReused:
+            unknownWindow.observe(transition, at: now, model, &findings)
+        case .runStarted:
+            unsupportedScene.observe(transition, at: now, model, &findings)
+        case .runEnded:
+            unsavedAtExit.observe(transition, at: now, model, &findings)
+            uncleanExit.observe(transition, at: now, model, &findings)
+            slowLaunch.observe(transition, at: now, model, &findings)
+            killExposure.observe(transition, at: now, model, &findings)
+        case .windowOpened:
+            undeclaredScene.observe(transition, at: now, model, &findings)
+            duplicateWindow.observe(transition, at: now, model, &findings)
+        case .windowDismissed:
+            unsavedDismiss.observe(transition, at: now, model, &findings)
+        case .phaseChanged:
+            phaseSkip.observe(transition, at: now, model, &findings)
+            appPhaseMismatch.observe(transition, at: now, model, &findings)
+        case .crossedBackground:
+            activityInBackground.observe(transition, at: now, model, &findings)
+        case .appPhaseChanged:
+            slowLaunch.observe(transition, at: now, model, &findings)
+        case .backgroundSaveMissed:
+            missedBackgroundSave.observe(transition, at: now, model, &findings)
+        case .keyWritten:
+            lostUpdate.observe(transition, at: now, model, &findings)
+        case .keyRead:
+            sceneStorageLost.observe(transition, at: now, model, &findings)
+        case .keySaved, .activityStarted, .activityStopped:
+            break
+        }
+        if custom != nil { observeCustom(transition, model) }
+    }
+
+    /// Hands `transition` to the app's own rules, in public form.
+    @inline(never)
+    private mutating func observeCustom(_ transition: Transition, _ model: LifecycleModel) {
+        guard let event = LifecycleTransition(transition, model) else { return }
+        custom?.observe(event, at: now, model, &findings)
+    }
+
+    /// After each event (in a run, or launching one).
+    @inline(__always)
+    mutating func afterEvent(seq: UInt64, _ model: LifecycleModel) {
+        if findings.configuration.explore { killExposure.afterEvent(seq: seq, model, &findings) }
+    }
+
+    /// Whether a finding waits to become final.
+    @inline(__always)
+    var hasUnsettled: Bool { !findings.unsettled.isEmpty || !missedBackgroundSave.isEmpty }
+
+    /// The lowest of `mark` and the seqs the rules may still anchor a finding at.
+    @inline(__always)
+    func undecided(below mark: UInt64) -> UInt64 {
+        var mark = mark
+        if let stretch = killExposure.stretch { mark = min(mark, stretch.firstSeq) }
+        if let custom { mark = min(mark, custom.undecided(below: mark)) }
+        return mark
+    }
+
+    /// Makes every finding anchored below `mark` final, in order.
+    mutating func settle(below mark: UInt64, _ model: LifecycleModel) {
+        if !missedBackgroundSave.isEmpty { missedBackgroundSave.settle(below: mark, model, &findings) }
+        findings.settle(below: mark)
+    }
+
+    /// The end of the trace: what is still open is decided.
+    mutating func finish(_ model: LifecycleModel) {
+        killExposure.close(model, &findings)
+        custom?.finish(at: now, model, &findings)
+    }
+}
