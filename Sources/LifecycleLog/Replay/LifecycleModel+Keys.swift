@@ -11,15 +11,15 @@ extension LifecycleModel {
         if let window { openWindows[window].seen.set(index, seen) } else { run.seen.set(index, seen) }
     }
 
-    mutating func applyWrite<O: TransitionObserver>(seq: UInt64, key name: Name, scope: StateScope, window: Int?, base: UInt64?,
-                                                    _ observer: inout O) {
+    mutating func applyWrite(seq: UInt64, key name: Name, scope: StateScope, window: Int?, base: UInt64?,
+                                                    _ rules: inout RuleSet) {
         if scope == .scene {
             guard let window else { return }
             let instance = openWindows[window].instance
             if let i = openWindows[window].sceneKeys.index(of: name) {
                 let current = openWindows[window].sceneKeys.values[i].version
-                observer.observe(.keyWritten(KeyWrite(key: name, scope: scope, window: window, writer: instance, base: current, baseGiven: false,
-                                                      seenSeq: 0, current: current, other: nil, sharedIndex: -1)), self)
+                if rules.hearsAppOnly { rules.observe(.keyWritten(KeyWrite(key: name, scope: scope, window: window, writer: instance, base: current, baseGiven: false,
+                                                      seenSeq: 0, current: current, other: nil, sharedIndex: -1)), &self) }
                 let becameDirty = openWindows[window].sceneKeys.update(at: i) { state -> Bool in
                     let wasDirty = state.isDirty
                     state.version += 1
@@ -28,8 +28,8 @@ extension LifecycleModel {
                 }
                 if becameDirty { dirtyCount += 1 }
             } else {
-                observer.observe(.keyWritten(KeyWrite(key: name, scope: scope, window: window, writer: instance, base: 0, baseGiven: false,
-                                                      seenSeq: 0, current: 0, other: nil, sharedIndex: -1)), self)
+                if rules.hearsAppOnly { rules.observe(.keyWritten(KeyWrite(key: name, scope: scope, window: window, writer: instance, base: 0, baseGiven: false,
+                                                      seenSeq: 0, current: 0, other: nil, sharedIndex: -1)), &self) }
                 var state = KeyState()
                 state.version = 1
                 state.writers.record(writer: instance, newVersion: 1, seq: seq)
@@ -42,9 +42,9 @@ extension LifecycleModel {
         let state = sharedKeys[index].state
         let me = window.map { openWindows[$0].instance } ?? run.appWriter
         let seen = lastSeen(index, by: window)
-        observer.observe(.keyWritten(KeyWrite(key: name, scope: scope, window: window, writer: me, base: base ?? seen.version, baseGiven: base != nil,
+        rules.observe(.keyWritten(KeyWrite(key: name, scope: scope, window: window, writer: me, base: base ?? seen.version, baseGiven: base != nil,
                                               seenSeq: seen.seq, current: state.version,
-                                              other: state.writers.latestWrite(notBy: me, current: state.version), sharedIndex: index)), self)
+                                              other: state.writers.latestWrite(notBy: me, current: state.version), sharedIndex: index)), &self)
         if !state.isDirty { dirtyCount += 1 }
         sharedKeys[index].written = true
         sharedKeys[index].state.version += 1
@@ -54,40 +54,40 @@ extension LifecycleModel {
         setLastSeen(index, by: window, Seen(version: version, seq: seq))
     }
 
-    mutating func applyRead<O: TransitionObserver>(seq: UInt64, key name: Name, scope: StateScope, window: Int?, version: UInt64?,
-                                                   _ observer: inout O) {
+    mutating func applyRead(seq: UInt64, key name: Name, scope: StateScope, window: Int?, version: UInt64?,
+                                                   _ rules: inout RuleSet) {
         if scope == .scene {
             guard let window else { return }
             let observed = version ?? openWindows[window].sceneKeys[name]?.version ?? 0
-            observer.observe(.keyRead(key: name, scope: scope, window: window, observed: observed), self)
+            rules.observe(.keyRead(key: name, scope: scope, window: window, observed: observed), &self)
             return
         }
         let index = addSharedKey(name, scope)
         let observed = version ?? sharedKeys[index].state.version
         setLastSeen(index, by: window, Seen(version: observed, seq: seq))
-        observer.observe(.keyRead(key: name, scope: scope, window: window, observed: observed), self)
+        if rules.hearsAppOnly { rules.observe(.keyRead(key: name, scope: scope, window: window, observed: observed), &self) }
     }
 
     /// A `save`: with a window, its scene keys and every app/shared key;
     /// without, every open window's scene keys too; `keys` narrows by name.
-    mutating func applySave<O: TransitionObserver>(keys names: [Name]?, window: Int?, _ observer: inout O) {
+    mutating func applySave(keys names: [Name]?, window: Int?, _ rules: inout RuleSet) {
         func covered(_ name: Name) -> Bool { names?.contains(name) ?? true }
         for i in sharedKeys.indices where sharedKeys[i].state.isDirty && covered(sharedKeys[i].ref.name) {
             sharedKeys[i].state.markSaved()
             dirtyCount -= 1
-            observer.observe(.keySaved(sharedKeys[i].ref, window: nil), self)
+            if rules.hearsAppOnly { rules.observe(.keySaved(sharedKeys[i].ref, window: nil), &self) }
         }
         if let pending = run.pendingApp {
             run.pendingApp?.keys = pending.keys.filter { !covered($0.name) }
         }
         if let window {
-            saveSceneKeys(of: window, covered, &observer)
+            saveSceneKeys(of: window, covered, &rules)
         } else {
-            for index in openWindows.indices { saveSceneKeys(of: index, covered, &observer) }
+            for index in openWindows.indices { saveSceneKeys(of: index, covered, &rules) }
         }
     }
 
-    private mutating func saveSceneKeys<O: TransitionObserver>(of index: Int, _ covered: (Name) -> Bool, _ observer: inout O) {
+    private mutating func saveSceneKeys(of index: Int, _ covered: (Name) -> Bool, _ rules: inout RuleSet) {
         guard !openWindows[index].sceneKeys.isEmpty else { return }
         var savedAny = false
         for i in 0..<openWindows[index].sceneKeys.count
@@ -95,7 +95,7 @@ extension LifecycleModel {
             openWindows[index].sceneKeys.update(at: i) { $0.markSaved() }
             dirtyCount -= 1
             savedAny = true
-            observer.observe(.keySaved(openWindows[index].sceneKeyRef(openWindows[index].sceneKeys.keys[i]), window: index), self)
+            if rules.hearsAppOnly { rules.observe(.keySaved(openWindows[index].sceneKeyRef(openWindows[index].sceneKeys.keys[i]), window: index), &self) }
         }
         if let pending = openWindows[index].pendingBackground {
             openWindows[index].pendingBackground?.keys = pending.keys.filter { !covered($0.name) }
@@ -105,7 +105,7 @@ extension LifecycleModel {
         }
     }
 
-    mutating func applyActivity<O: TransitionObserver>(seq: UInt64, name: Name, state: ActivityState, window: Int?, _ observer: inout O) {
+    mutating func applyActivity(seq: UInt64, name: Name, state: ActivityState, window: Int?, _ rules: inout RuleSet) {
         if let window {
             let started = openWindows[window].activities[name] ?? seq
             openWindows[window].activities[name] = state == .start ? started : nil
@@ -113,6 +113,8 @@ extension LifecycleModel {
             let started = run.appActivities[name] ?? seq
             run.appActivities[name] = state == .start ? started : nil
         }
-        observer.observe(state == .start ? .activityStarted(name: name, window: window) : .activityStopped(name: name, window: window), self)
+        if rules.hearsAppOnly {
+            rules.observe(state == .start ? .activityStarted(name: name, window: window) : .activityStopped(name: name, window: window), &self)
+        }
     }
 }

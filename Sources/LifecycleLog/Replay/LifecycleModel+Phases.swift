@@ -53,7 +53,7 @@ extension LifecycleModel {
         swap(&list, &crossingScratch)
     }
 
-    mutating func applyPhase<O: TransitionObserver>(seq: UInt64, t: Double, _ newPhase: ScenePhase, window index: Int?, _ observer: inout O) {
+    mutating func applyPhase(seq: UInt64, t: Double, _ newPhase: ScenePhase, window index: Int?, _ rules: inout RuleSet) {
         guard hasRun else { return }
         let appLevelBefore = run.appLevelPhase
         let appBefore = appPhase
@@ -63,18 +63,18 @@ extension LifecycleModel {
         if let index {
             let from = openWindows[index].ownPhase ?? appLevelBefore
             setOwnPhase(newPhase, of: index)
-            observer.observe(.phaseChanged(window: index, from: from, to: newPhase), self)
+            rules.observe(.phaseChanged(window: index, from: from, to: newPhase), &self)
             if let into = crossing(index, from: from, to: newPhase) {
                 var crossed = takeCrossingScratch()
                 crossed.append((openWindows[index].id, into))
-                phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: crossed, &observer)
+                phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: crossed, &rules)
                 returnCrossingScratch(&crossed)
                 return
             }
         } else {
             run.appLevelPhase = newPhase
             run.lastAppLevelPhaseSeq = seq
-            observer.observe(.phaseChanged(window: nil, from: appLevelBefore, to: newPhase), self)
+            rules.observe(.phaseChanged(window: nil, from: appLevelBefore, to: newPhase), &self)
             if appLevelBefore != newPhase, openWindows.indices.contains(where: {
                 openWindows[$0].ownPhase == nil && crossing($0, from: appLevelBefore, to: newPhase) != nil
             }) {
@@ -82,12 +82,12 @@ extension LifecycleModel {
                 for i in openWindows.indices where openWindows[i].ownPhase == nil {
                     if let into = crossing(i, from: appLevelBefore, to: newPhase) { crossed.append((openWindows[i].id, into)) }
                 }
-                phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: crossed, &observer)
+                phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: crossed, &rules)
                 returnCrossingScratch(&crossed)
                 return
             }
         }
-        phasesChanged(seq: seq, t: t, appBefore: appBefore, &observer)
+        phasesChanged(seq: seq, t: t, appBefore: appBefore, &rules)
     }
 
     /// Applies what an event's phase changes set off: background saves
@@ -95,24 +95,24 @@ extension LifecycleModel {
     /// background, the same for the app, activities left running in the
     /// background, and the first time the app became active.
     @inline(__always)
-    mutating func phasesChanged<O: TransitionObserver>(seq: UInt64, t: Double, appBefore: ScenePhase, _ observer: inout O) {
+    mutating func phasesChanged(seq: UInt64, t: Double, appBefore: ScenePhase, _ rules: inout RuleSet) {
         guard hasRun else { return }
         // Most events change nothing that matters here: no window crossed, the
         // app phase stayed, and the app has been active before.
         let newApp = appPhase
         if newApp == appBefore && (newApp != .active || run.everActive) { return }
-        phasesCrossed(seq: seq, t: t, appBefore: appBefore, newApp: newApp, crossed: [], &observer)
+        phasesCrossed(seq: seq, t: t, appBefore: appBefore, newApp: newApp, crossed: [], &rules)
     }
 
     /// ``phasesChanged(seq:t:appBefore:)`` when windows `crossed` into or out of the background.
-    mutating func phasesChanged<O: TransitionObserver>(seq: UInt64, t: Double, appBefore: ScenePhase, crossed: [(id: Name, intoBackground: Bool)],
-                                                       _ observer: inout O) {
+    mutating func phasesChanged(seq: UInt64, t: Double, appBefore: ScenePhase, crossed: [(id: Name, intoBackground: Bool)],
+                                                       _ rules: inout RuleSet) {
         guard hasRun else { return }
-        phasesCrossed(seq: seq, t: t, appBefore: appBefore, newApp: appPhase, crossed: crossed, &observer)
+        phasesCrossed(seq: seq, t: t, appBefore: appBefore, newApp: appPhase, crossed: crossed, &rules)
     }
 
-    private mutating func phasesCrossed<O: TransitionObserver>(seq: UInt64, t: Double, appBefore: ScenePhase, newApp: ScenePhase,
-                                                               crossed: [(id: Name, intoBackground: Bool)], _ observer: inout O) {
+    private mutating func phasesCrossed(seq: UInt64, t: Double, appBefore: ScenePhase, newApp: ScenePhase,
+                                                               crossed: [(id: Name, intoBackground: Bool)], _ rules: inout RuleSet) {
         var ordered = crossed
         if !crossed.isEmpty {
             if ordered.count > 1 {
@@ -127,7 +127,7 @@ extension LifecycleModel {
                     if !unsaved.isEmpty { openWindows[index].pendingBackground = PendingSave(seq: seq, keys: Set(unsaved)) }
                 } else if let pending = openWindows[index].pendingBackground {
                     openWindows[index].pendingBackground = nil
-                    missedSave(pending, &observer)
+                    missedSave(pending, &rules)
                 }
             }
         }
@@ -137,15 +137,15 @@ extension LifecycleModel {
             if !unsaved.isEmpty { run.pendingApp = PendingSave(seq: seq, keys: unsaved) }
         } else if appBefore == .background && newApp != .background, let pending = run.pendingApp {
             run.pendingApp = nil
-            missedSave(pending, &observer)
+            missedSave(pending, &rules)
         }
-        if !ordered.isEmpty || appEntered {
-            observer.observe(.crossedBackground(crossed: ordered, appEntered: appEntered), self)
+        if appEntered || ordered.contains(where: { $0.intoBackground }) {
+            rules.observe(.crossedBackground(crossed: ordered, appEntered: appEntered), &self)
         }
         let firstActive = newApp == .active && !run.everActive
         if firstActive { run.everActive = true }
-        if newApp != appBefore || firstActive {
-            observer.observe(.appPhaseChanged(from: appBefore, to: newApp, firstActive: firstActive), self)
+        if firstActive || (newApp != appBefore && rules.hearsAppOnly) {
+            rules.observe(.appPhaseChanged(from: appBefore, to: newApp, firstActive: firstActive), &self)
         }
     }
 }

@@ -1,10 +1,10 @@
 /// Windows: `open` and `dismiss`, and scene storage restored from an earlier window.
 extension LifecycleModel {
-    mutating func applyOpen<O: TransitionObserver>(seq: UInt64, t: Double, window id: Name, scene: Name, value: JSONValue?, restored: Bool,
-                                                   _ observer: inout O) {
+    mutating func applyOpen(seq: UInt64, t: Double, window id: Name, scene: Name, value: JSONValue?, restored: Bool,
+                                                   _ rules: inout RuleSet) {
         guard hasRun else { return }
         if let existing = windowIndex(id) {
-            observer.observe(.windowIdReused(window: id, existing: existing), self)
+            rules.observe(.windowIdReused(window: id, existing: existing), &self)
             return
         }
         let canonical = value?.canonicalJSON
@@ -22,8 +22,8 @@ extension LifecycleModel {
         } else if !restorations[slot].isEmpty {
             restorations[slot] = NameMap()  // a fresh window: nothing to inherit from it until it saves
         }
-        observer.observe(.windowOpened(index: index), self)
-        phasesChanged(seq: seq, t: t, appBefore: appBefore, &observer)
+        rules.observe(.windowOpened(index: index, declaration: run.scenes[scene]), &self)
+        phasesChanged(seq: seq, t: t, appBefore: appBefore, &rules)
     }
 
     /// The number of a canonical window value, made when new.
@@ -42,17 +42,17 @@ extension LifecycleModel {
         return restorations.count - 1
     }
 
-    mutating func applyDismiss<O: TransitionObserver>(seq: UInt64, t: Double, index: Int, _ observer: inout O) {
+    mutating func applyDismiss(seq: UInt64, t: Double, index: Int, _ rules: inout RuleSet) {
         let appBefore = appPhase
-        observer.observe(.windowDismissed(index: index), self)
+        rules.observe(.windowDismissed(index: index), &self)
         if let pending = openWindows[index].pendingBackground {
             openWindows[index].pendingBackground = nil
-            missedSave(pending, &observer)
+            missedSave(pending, &rules)
         }
         if dirtyCount > 0 {
             for value in openWindows[index].sceneKeys.values where value.isDirty { dirtyCount -= 1 }
         }
         removeWindow(at: index)
-        phasesChanged(seq: seq, t: t, appBefore: appBefore, &observer)
+        phasesChanged(seq: seq, t: t, appBefore: appBefore, &rules)
     }
 }

@@ -3,10 +3,10 @@
 /// aggregate app phases, activities, and key versions (each writer's last seen
 /// version, saved versions, restorations).
 ///
-/// The model knows no rule. Applying an event, it tells an observer (the
-/// rules, ``RuleSet``) what changed, as ``Transition``s, each at the moment it
-/// happens, with the model passed along read-only so that a rule can look at
-/// whatever else it needs. Its memory grows with open windows, keys and names,
+/// The model keeps no rule's state and makes no finding. Applying an event, it
+/// tells the rules (a ``RuleSet``, passed in) what changed, as
+/// ``Transition``s, each at the moment it happens, with the model passed along
+/// read-only so that a rule can look at whatever else it needs. Its memory grows with open windows, keys and names,
 /// never with the number of events.
 struct LifecycleModel: Sendable {
     /// The strings behind every ``Name`` below.
@@ -230,38 +230,38 @@ struct LifecycleModel: Sendable {
 extension LifecycleModel {
     /// Applies one event inside a run (``isRunning``). An event naming a window that is not open
     /// has no effect but ``Transition/unknownWindow(_:)``.
-    mutating func applyInRun<O: TransitionObserver>(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra], _ observer: inout O) {
+    mutating func applyInRun(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra], _ rules: inout RuleSet) {
         run.lastSeq = seq
         // The window the event names, if any, must be open (or the event has no effect).
         var index: Int?
         if event.window != ReplayEvent.noWindow && event.kind != .open {
             index = windowIndex(event.window)
             if index == nil {
-                observer.observe(.unknownWindow(event), self)
+                rules.observe(.unknownWindow(event), &self)
                 return
             }
         }
         switch event.kind {
         case .terminate:
-            applyTerminate(seq: seq, &observer)
+            applyTerminate(seq: seq, &rules)
         case .open:
             applyOpen(seq: seq, t: event.t, window: event.window, scene: event.name,
-                      value: event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)].value, restored: event.restored, &observer)
+                      value: event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)].value, restored: event.restored, &rules)
         case .dismiss:
             // `!`: a dismiss always names a window, checked open above.
-            applyDismiss(seq: seq, t: event.t, index: index!, &observer)
+            applyDismiss(seq: seq, t: event.t, index: index!, &rules)
         case .phase:
-            applyPhase(seq: seq, t: event.t, event.phase, window: index, &observer)
+            applyPhase(seq: seq, t: event.t, event.phase, window: index, &rules)
         case .delegate:
             break
         case .write:
-            applyWrite(seq: seq, key: event.name, scope: event.scope, window: index, base: event.versionValue, &observer)
+            applyWrite(seq: seq, key: event.name, scope: event.scope, window: index, base: event.versionValue, &rules)
         case .read:
-            applyRead(seq: seq, key: event.name, scope: event.scope, window: index, version: event.versionValue, &observer)
+            applyRead(seq: seq, key: event.name, scope: event.scope, window: index, version: event.versionValue, &rules)
         case .save:
-            applySave(keys: event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)].keys, window: index, &observer)
+            applySave(keys: event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)].keys, window: index, &rules)
         case .activity:
-            applyActivity(seq: seq, name: event.name, state: event.activityState, window: index, &observer)
+            applyActivity(seq: seq, name: event.name, state: event.activityState, window: index, &rules)
         case .launch, .mark, .unknown:
             break  // handled by the fold (LifecycleReducer.apply)
         }

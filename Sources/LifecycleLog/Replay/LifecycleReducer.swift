@@ -83,7 +83,7 @@ public struct LifecycleReducer: Sendable {
         rules.now = EventTime(seq: seq, t: event.t)
         switch event.kind {
         case .unknown:
-            rules.observe(.unknownEvent(kind: event.name), model)
+            rules.observe(.unknownEvent(kind: event.name), &model)
         case .mark:
             break
         case .launch:
@@ -92,12 +92,12 @@ public struct LifecycleReducer: Sendable {
         default:
             guard model.isRunning else {
                 // Flagged, with no other effect.
-                rules.observe(.outsideRun(event), model)
+                rules.observe(.outsideRun(event), &model)
                 return
             }
             model.applyInRun(seq: seq, event, extras: extras, &rules)
         }
-        rules.afterEvent(seq: seq, model)
+        if configuration.explore { rules.afterEvent(seq: seq, model) }
         if rules.hasUnsettled { settle(below: watermark(after: seq)) }
     }
 

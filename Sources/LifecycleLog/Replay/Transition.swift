@@ -1,7 +1,9 @@
 /// What one event changed in the ``LifecycleModel``, told to the rules as it
 /// happens. Windows are positions in ``LifecycleModel/openWindows`` (valid
 /// while the transition is being observed), keys and names are ``Name``s.
-/// Rules read the model for anything else, read-only.
+/// Rules read the model for anything else, read-only. Transitions marked "app
+/// rules only" are told only when an app's own rules run
+/// (``RuleSet/hearsAppOnly``): no catalogue rule listens to them.
 enum Transition {
     /// An event of a kind this version does not know (`kind` names it).
     case unknownEvent(kind: Name)
@@ -17,30 +19,34 @@ enum Transition {
     /// The current run ended; its windows and unsaved keys are still in the model, and are
     /// dropped right after. Any background save still undecided was decided before.
     case runEnded(RunEnd)
-    /// The window at `index` opened (it is the newest in ``LifecycleModel/openWindows``).
-    case windowOpened(index: Int)
+    /// The window at `index` opened (it is the newest in ``LifecycleModel/openWindows``);
+    /// `declaration` is its scene's in the run's launch, if declared.
+    case windowOpened(index: Int, declaration: DeclaredScene?)
     /// The window at `index` is being dismissed: it is still open, and is removed right after.
     case windowDismissed(index: Int)
     /// A `phase` event set a window's own phase (`window` its position) or, with `window` nil,
     /// the app-level phase, from `from` to `to`. The model already holds the new phase.
     case phaseChanged(window: Int?, from: ScenePhase, to: ScenePhase)
-    /// Windows crossed into or out of the background (`crossed`, sorted by id), and/or the
-    /// aggregate app phase went to the background (`appEntered`), at one event.
+    /// Windows crossed into or out of the background (`crossed`, sorted by id) at one event,
+    /// and at least one of them, or the aggregate app phase (`appEntered`), went into it.
     case crossedBackground(crossed: [(id: Name, intoBackground: Bool)], appEntered: Bool)
-    /// The aggregate app phase changed, or became active for the first time in the run (`firstActive`).
+    /// The aggregate app phase became active for the first time in the run (`firstActive`), or
+    /// (app rules only) changed.
     case appPhaseChanged(from: ScenePhase, to: ScenePhase, firstActive: Bool)
     /// Unsaved keys that went to the background at `pending.seq` left it (or the window or the run
     /// ended) with no save between. The model keeps them in ``RunState/missedInBackground``.
     case backgroundSaveMissed(PendingSave)
-    /// A key is about to be written: the model still holds the key as it was.
+    /// A key is about to be written: the model still holds the key as it was. For a `scene`
+    /// key, app rules only.
     case keyWritten(KeyWrite)
-    /// A key was read at `observed` (given, or the current version).
+    /// A key was read at `observed` (given, or the current version). For an `app` or `shared`
+    /// key, app rules only.
     case keyRead(key: Name, scope: StateScope, window: Int?, observed: UInt64)
-    /// A key with unsaved changes was saved (`window`: the scene key's window).
+    /// A key with unsaved changes was saved (`window`: the scene key's window). App rules only.
     case keySaved(KeyRef, window: Int?)
-    /// An activity started (`window` nil: app-wide).
+    /// An activity started (`window` nil: app-wide). App rules only.
     case activityStarted(name: Name, window: Int?)
-    /// An activity stopped (`window` nil: app-wide).
+    /// An activity stopped (`window` nil: app-wide). App rules only.
     case activityStopped(name: Name, window: Int?)
 }
 
@@ -85,10 +91,4 @@ struct KeyWrite {
     var other: (version: UInt64, seq: UInt64)?
     /// The position of an `app`/`shared` key in ``LifecycleModel/sharedKeys``; -1 for a scene key.
     var sharedIndex: Int
-}
-
-/// Who hears of the model's transitions: the rules.
-protocol TransitionObserver {
-    /// Called at each transition, with the model as it is at that moment.
-    mutating func observe(_ transition: Transition, _ model: LifecycleModel)
 }

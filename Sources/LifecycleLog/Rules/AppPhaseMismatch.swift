@@ -1,8 +1,13 @@
 /// `app-phase-mismatch`: an app-level phase event disagrees with the windows that have phases of their own.
 struct AppPhaseMismatch: BuiltInRule {
     @inline(__always)
-    mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         guard case .phaseChanged(nil, _, let newPhase) = transition else { return }
+        check(newPhase, now, &model, &findings)
+    }
+
+    @inline(never)
+    private func check(_ newPhase: ScenePhase, _ now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         var any = false, active = false, inactive = false
         for i in model.openWindows.indices {
             guard let own = model.openWindows[i].ownPhase else { continue }

@@ -1,11 +1,11 @@
 /// `duplicate-window`: a second window of a single-instance scene, or a second window for the same value.
 struct DuplicateWindow: BuiltInRule {
     @inline(__always)
-    mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
-        guard case .windowOpened(let index) = transition else { return }
+    mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+        guard case .windowOpened(let index, let declaration?) = transition else { return }
         let scene = model.openWindows[index].scene
         let canonical = model.openWindows[index].canonicalValue
-        guard let declaration = model.run.scenes[scene], declaration.isSingleInstance || (canonical != nil && declaration.isPerValue) else { return }
+        guard declaration.isSingleInstance || (canonical != nil && declaration.isPerValue) else { return }
         let singleInstance = declaration.isSingleInstance
         // The earliest other open window of the same scene (and value), found in place.
         var earliest: Int?

@@ -1,7 +1,7 @@
 /// `event-before-launch`: an event while no process runs (before the first launch, after terminate).
 struct EventBeforeLaunch: BuiltInRule {
     @inline(__always)
-    mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         guard case .outsideRun(let event) = transition else { return }
         let after = model.run.terminateSeq
         let name = event.kindName(model.names)

@@ -12,7 +12,7 @@ struct KillExposure: BuiltInRule {
     }
 
     @inline(__always)
-    mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         guard case .runEnded = transition else { return }
         close(model, &findings)
     }

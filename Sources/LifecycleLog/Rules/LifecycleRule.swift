@@ -27,8 +27,8 @@
 /// passes, a save that never comes) says so with ``undecidedSince``, so that
 /// findings still come out in seq order.
 public protocol LifecycleRule: Sendable {
-    /// The rule's id, as findings and reports name it: not a catalogue id, and
-    /// unique among the rules of one replay.
+    /// The rule's id, as findings and reports name it (``Rule/custom(_:)``): ASCII letters,
+    /// digits, `-`, `_` and `.`, not a catalogue id, and unique among the rules of one replay.
     var id: String { get }
     /// The severity of its findings; ``Severity/error`` unless the rule says otherwise.
     /// A ``RuleConfiguration`` entry for ``Rule/custom(_:)`` with this id overrides it.
@@ -180,12 +180,19 @@ struct CustomRules: Sendable {
         for r in context.reports { findings.report(id, severity: severity, at: r.seq, related: r.related, r.message) }
     }
 
+    /// An ASCII letter, digit, `-`, `_` or `.`.
+    private static func isIDByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F || b == 0x2E
+    }
+
     /// Why `rules` cannot run together: an id of the catalogue, or one used twice; `nil` when they can.
     static func problem(with rules: [any LifecycleRule]) -> String? {
         var ids: Set<String> = []
         for rule in rules {
             if Rule(rawValue: rule.id) != nil { return "the app rule id \"\(rule.id)\" is a rule of the catalogue; give it an id of its own" }
-            if rule.id.isEmpty { return "an app rule has an empty id" }
+            if rule.id.isEmpty || !rule.id.utf8.allSatisfy(isIDByte) {
+                return "the app rule id \"\(rule.id)\" must be ASCII letters, digits, \"-\", \"_\" and \".\" (it is written unescaped in reports)"
+            }
             if !ids.insert(rule.id).inserted { return "two app rules have the id \"\(rule.id)\"; each needs its own" }
         }
         return nil
@@ -202,7 +209,7 @@ extension LifecycleTransition {
             self = .runStarted(run: model.run.number, platform: launch.platform)
         case .runEnded(let end):
             self = .runEnded(run: model.run.number, how: end.nextLaunch == nil ? .terminated : .killed)
-        case .windowOpened(let index):
+        case .windowOpened(let index, _):
             let w = model.openWindows[index]
             self = .windowOpened(window: names[w.id], scene: names[w.scene], value: w.canonicalValue)
         case .windowDismissed(let index):

@@ -2,7 +2,7 @@
 /// writer's latest change, which it overwrites unseen.
 struct LostUpdate: BuiltInRule {
     @inline(__always)
-    mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         guard case .keyWritten(let write) = transition, write.sharedIndex >= 0, write.base < write.current,
               let other = write.other, other.version > write.base else { return }
         report(write, other: other, now, model, &findings)

@@ -3,7 +3,7 @@
 /// through an existential only when there are some. It routes each
 /// ``Transition`` to the rules that listen to it; the rules report into
 /// ``findings``.
-struct RuleSet: TransitionObserver, Sendable {
+struct RuleSet: Sendable {
     var findings: FindingQueue
     /// The event being applied.
     var now = EventTime()
@@ -34,44 +34,65 @@ struct RuleSet: TransitionObserver, Sendable {
         self.custom = custom.isEmpty ? nil : CustomRules(rules: custom)
     }
 
+    /// Whether anyone hears the transitions no catalogue rule listens to (``Transition`` marks
+    /// them "app rules only"): only an app's own rules do. The model skips them otherwise.
     @inline(__always)
-    mutating func observe(_ transition: Transition, _ model: LifecycleModel) {
+    var hearsAppOnly: Bool { custom != nil }
+
+    /// Hears one transition, with the model as it is at that moment. The model is `inout`
+    /// only so that it is passed by address, not copied (it is large, and this is the hot
+    /// path); nothing here changes it: the rules see it read-only.
+    ///
+    /// The transitions of most events are checked here; those that come at most once per event
+    /// and set off more work go on to ``observeRare(_:_:)``.
+    mutating func observe(_ transition: Transition, _ model: inout LifecycleModel) {
         switch transition {
-        case .unknownEvent:
-            unknownEvent.observe(transition, at: now, model, &findings)
-        case .outsideRun:
-            eventBeforeLaunch.observe(transition, at: now, model, &findings)
-        case .unknownWindow, .windowIdReused:
-            unknownWindow.observe(transition, at: now, model, &findings)
-        case .runStarted:
-            unsupportedScene.observe(transition, at: now, model, &findings)
-        case .runEnded:
-            unsavedAtExit.observe(transition, at: now, model, &findings)
-            uncleanExit.observe(transition, at: now, model, &findings)
-            slowLaunch.observe(transition, at: now, model, &findings)
-            killExposure.observe(transition, at: now, model, &findings)
-        case .windowOpened:
-            undeclaredScene.observe(transition, at: now, model, &findings)
-            duplicateWindow.observe(transition, at: now, model, &findings)
-        case .windowDismissed:
-            unsavedDismiss.observe(transition, at: now, model, &findings)
         case .phaseChanged:
-            phaseSkip.observe(transition, at: now, model, &findings)
-            appPhaseMismatch.observe(transition, at: now, model, &findings)
-        case .crossedBackground:
-            activityInBackground.observe(transition, at: now, model, &findings)
-        case .appPhaseChanged:
-            slowLaunch.observe(transition, at: now, model, &findings)
-        case .backgroundSaveMissed:
-            missedBackgroundSave.observe(transition, at: now, model, &findings)
+            phaseSkip.observe(transition, at: now, &model, &findings)
+            appPhaseMismatch.observe(transition, at: now, &model, &findings)
         case .keyWritten:
-            lostUpdate.observe(transition, at: now, model, &findings)
+            lostUpdate.observe(transition, at: now, &model, &findings)
         case .keyRead:
-            sceneStorageLost.observe(transition, at: now, model, &findings)
+            sceneStorageLost.observe(transition, at: now, &model, &findings)
+        case .appPhaseChanged:
+            slowLaunch.observe(transition, at: now, &model, &findings)
         case .keySaved, .activityStarted, .activityStopped:
             break
+        default:
+            observeRare(transition, &model)
         }
         if custom != nil { observeCustom(transition, model) }
+    }
+
+    /// The transitions that come at most once per event and set off more work.
+    @inline(never)
+    private mutating func observeRare(_ transition: Transition, _ model: inout LifecycleModel) {
+        switch transition {
+        case .unknownEvent:
+            unknownEvent.observe(transition, at: now, &model, &findings)
+        case .outsideRun:
+            eventBeforeLaunch.observe(transition, at: now, &model, &findings)
+        case .unknownWindow, .windowIdReused:
+            unknownWindow.observe(transition, at: now, &model, &findings)
+        case .runStarted:
+            unsupportedScene.observe(transition, at: now, &model, &findings)
+        case .runEnded:
+            unsavedAtExit.observe(transition, at: now, &model, &findings)
+            uncleanExit.observe(transition, at: now, &model, &findings)
+            slowLaunch.observe(transition, at: now, &model, &findings)
+            killExposure.observe(transition, at: now, &model, &findings)
+        case .windowOpened:
+            undeclaredScene.observe(transition, at: now, &model, &findings)
+            duplicateWindow.observe(transition, at: now, &model, &findings)
+        case .windowDismissed:
+            unsavedDismiss.observe(transition, at: now, &model, &findings)
+        case .crossedBackground:
+            activityInBackground.observe(transition, at: now, &model, &findings)
+        case .backgroundSaveMissed:
+            missedBackgroundSave.observe(transition, at: now, &model, &findings)
+        case .phaseChanged, .keyWritten, .keyRead, .appPhaseChanged, .keySaved, .activityStarted, .activityStopped:
+            break  // in observe(_:_:)
+        }
     }
 
     /// Hands `transition` to the app's own rules, in public form.
@@ -81,10 +102,9 @@ struct RuleSet: TransitionObserver, Sendable {
         custom?.observe(event, at: now, model, &findings)
     }
 
-    /// After each event (in a run, or launching one).
-    @inline(__always)
+    /// After each event (in a run, or launching one), with `--explore`.
     mutating func afterEvent(seq: UInt64, _ model: LifecycleModel) {
-        if findings.configuration.explore { killExposure.afterEvent(seq: seq, model, &findings) }
+        killExposure.afterEvent(seq: seq, model, &findings)
     }
 
     /// Whether a finding waits to become final.

@@ -1,21 +1,19 @@
 /// `undeclared-scene`: a window of a scene the launch did not declare, or a value for a scene declared without `for`.
 struct UndeclaredScene: BuiltInRule {
     @inline(__always)
-    mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
-        guard case .windowOpened(let index) = transition else { return }
-        let window = model.openWindows[index]
-        let declaration = model.run.scenes[window.scene]
+    mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+        guard case .windowOpened(let index, let declaration) = transition else { return }
         if declaration == nil {
-            report(window, value: false, now, model, &findings)
-        } else if window.canonicalValue != nil, declaration?.hasPresentedType == false {
-            report(window, value: true, now, model, &findings)
+            report(index, value: false, now, model, &findings)
+        } else if model.openWindows[index].canonicalValue != nil, declaration?.hasPresentedType == false {
+            report(index, value: true, now, model, &findings)
         }
     }
 
     @inline(never)
-    private func report(_ window: OpenWindow, value: Bool, _ now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    private func report(_ index: Int, value: Bool, _ now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
         let launchSeq = model.run.launchSeq
-        let (id, scene) = (model.names[window.id], model.names[window.scene])
+        let (id, scene) = (model.names[model.openWindows[index].id], model.names[model.openWindows[index].scene])
         if !value {
             let declared = model.quotedList(model.run.scenes.keys)
             findings.report(.undeclaredScene, at: now.seq, related: [launchSeq],

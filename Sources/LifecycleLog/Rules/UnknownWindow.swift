@@ -1,7 +1,7 @@
 /// `unknown-window`: an event names a window that is not open, or an `open` reuses an open window's id.
 struct UnknownWindow: BuiltInRule {
     @inline(__always)
-    mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         switch transition {
         case .unknownWindow(let event):
             findings.report(.unknownWindow, at: now.seq, related: [],

@@ -1,7 +1,7 @@
 /// `unsaved-dismiss`: a window was dismissed with unsaved scene keys.
 struct UnsavedDismiss: BuiltInRule {
     @inline(__always)
-    mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         guard case .windowDismissed(let index) = transition, model.dirtyCount > 0 else { return }
         let unsaved = model.dirtySceneKeys(of: index)
         guard !unsaved.isEmpty else { return }
