@@ -42,9 +42,11 @@ extension LifecycleModel {
         let state = sharedKeys[index].state
         let me = window.map { openWindows[$0].instance } ?? run.appWriter
         let seen = lastSeen(index, by: window)
-        rules.observe(.keyWritten(KeyWrite(key: name, scope: scope, window: window, writer: me, base: base ?? seen.version, baseGiven: base != nil,
-                                              seenSeq: seen.seq, current: state.version,
-                                              other: state.writers.latestWrite(notBy: me, current: state.version), sharedIndex: index)), &self)
+        if rules.hearsSharedWrite(base: base ?? seen.version, current: state.version) {
+            rules.observe(.keyWritten(KeyWrite(key: name, scope: scope, window: window, writer: me, base: base ?? seen.version, baseGiven: base != nil,
+                                                  seenSeq: seen.seq, current: state.version,
+                                                  other: state.writers.latestWrite(notBy: me, current: state.version), sharedIndex: index)), &self)
+        }
         if !state.isDirty { dirtyCount += 1 }
         sharedKeys[index].written = true
         sharedKeys[index].state.version += 1

@@ -63,7 +63,7 @@ extension LifecycleModel {
         if let index {
             let from = openWindows[index].ownPhase ?? appLevelBefore
             setOwnPhase(newPhase, of: index)
-            rules.observe(.phaseChanged(window: index, from: from, to: newPhase), &self)
+            if rules.hearsWindowPhase(from: from, to: newPhase) { rules.observe(.phaseChanged(window: index, from: from, to: newPhase), &self) }
             if let into = crossing(index, from: from, to: newPhase) {
                 var crossed = takeCrossingScratch()
                 crossed.append((openWindows[index].id, into))

@@ -27,17 +27,35 @@ struct RuleSet: Sendable {
     var killExposure = KillExposure()
     /// The app's own rules; `nil` when it has none.
     var custom: CustomRules?
+    /// Whether there are app rules (``custom`` is not `nil`), as a plain flag for the hot path.
+    let hasCustom: Bool
 
     init(configuration: RuleConfiguration, custom: [any LifecycleRule]) {
         findings = FindingQueue(configuration: configuration)
         slowLaunch = SlowLaunch(limit: configuration.slowLaunchLimit)
         self.custom = custom.isEmpty ? nil : CustomRules(rules: custom)
+        hasCustom = !custom.isEmpty
     }
 
     /// Whether anyone hears the transitions no catalogue rule listens to (``Transition`` marks
     /// them "app rules only"): only an app's own rules do. The model skips them otherwise.
     @inline(__always)
-    var hearsAppOnly: Bool { custom != nil }
+    var hearsAppOnly: Bool { hasCustom }
+
+    /// Whether anyone hears a window's own phase change from `from` to `to`: `phase-skip` only
+    /// when it skips inactive (`app-phase-mismatch` hears app-level changes only), or app rules.
+    /// Asked before the transition is made: most phase events need no call at all.
+    @inline(__always)
+    func hearsWindowPhase(from: ScenePhase, to: ScenePhase) -> Bool {
+        hasCustom || PhaseSkip.skipsInactive(from, to)
+    }
+
+    /// Whether anyone hears a write of an `app` or `shared` key based on `base` while it is at
+    /// `current`: `lost-update` only when the base is behind, or app rules.
+    @inline(__always)
+    func hearsSharedWrite(base: UInt64, current: UInt64) -> Bool {
+        hasCustom || base < current
+    }
 
     /// Hears one transition, with the model as it is at that moment. The model is `inout`
     /// only so that it is passed by address, not copied (it is large, and this is the hot
