@@ -25,7 +25,9 @@ enum Transition {
     /// The window at `index` is being dismissed: it is still open, and is removed right after.
     case windowDismissed(index: Int)
     /// A `phase` event set a window's own phase (`window` its position) or, with `window` nil,
-    /// the app-level phase, from `from` to `to`. The model already holds the new phase.
+    /// the app-level phase, from `from` to `to`. The model already holds the new phase. A
+    /// window's change is made into a transition only when it skips inactive, or app rules run
+    /// (``RuleSet/hearsWindowPhase(from:to:)``).
     case phaseChanged(window: Int?, from: ScenePhase, to: ScenePhase)
     /// Windows crossed into or out of the background (`crossed`, sorted by id) at one event,
     /// and at least one of them, or the aggregate app phase (`appEntered`), went into it.
@@ -37,7 +39,8 @@ enum Transition {
     /// ended) with no save between. The model keeps them in ``RunState/missedInBackground``.
     case backgroundSaveMissed(PendingSave)
     /// A key is about to be written: the model still holds the key as it was. For a `scene`
-    /// key, app rules only.
+    /// key, app rules only; for an `app` or `shared` key, only when its base is behind the
+    /// current version, or app rules run (``RuleSet/hearsSharedWrite(base:current:)``).
     case keyWritten(KeyWrite)
     /// A key was read at `observed` (given, or the current version). For an `app` or `shared`
     /// key, app rules only.
