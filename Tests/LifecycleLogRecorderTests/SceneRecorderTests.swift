@@ -1,3 +1,4 @@
+import Dispatch
 import LifecycleLogRecorder
 import Testing
 
@@ -120,5 +121,33 @@ import Testing
         let recorder = LifecycleRecorder(sink: MemorySink())
         #expect(SceneRecorder.shared(for: recorder) === SceneRecorder.shared(for: recorder))
         #expect(SceneRecorder.shared(for: recorder) !== SceneRecorder.shared(for: LifecycleRecorder(sink: MemorySink())))
+    }
+    @Test func windowsOnManyThreadsOpenOnceAndRecordPhasesAfterTheirOpen() {
+        let (scenes, sink) = make()
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            let window = scenes.newWindow()
+            let id = window.phase(.inactive, stored: "w\(i)")
+            for _ in 0..<50 {
+                window.appear(scene: "main", stored: id)
+                window.phase(.active, stored: id)
+                scenes.appPhase(.active)
+                window.disappear()
+            }
+        }
+        let events = sink.events.map(\.kind)
+        #expect(events.filter { if case .phase(_, nil) = $0 { true } else { false } }.count == 1)
+        for i in 0..<8 {
+            let mine = events.filter { kind in
+                switch kind {
+                case .open(let w, _, _, _), .phase(_, let w?): w == "w\(i)"
+                default: false
+                }
+            }
+            #expect(mine == [
+                .open(window: "w\(i)", scene: "main", restored: true),
+                .phase(.inactive, window: "w\(i)"),
+                .phase(.active, window: "w\(i)"),
+            ])
+        }
     }
 }
