@@ -17,13 +17,16 @@ import sys
 
 import lmdb
 
-LAYOUT = 1
+LAYOUT = 2
 PLATFORMS = ["iOS", "iPadOS", "macOS", "macCatalyst", "tvOS", "watchOS", "visionOS"]
 PHASES = ["active", "inactive", "background"]
-SCOPES = ["scene", "app", "shared"]
-STATES = ["start", "stop"]
+SCOPES = ["scene", "app", "shared", "group", "document"]
+STATES = ["start", "stop", "expire"]
+ACTIVATIONS = ["regular", "accessory", "prohibited"]
+STAGES = ["begin", "end"]
 KINDS = {0: None, 1: "launch", 2: "terminate", 3: "open", 4: "dismiss", 5: "phase", 6: "delegate",
-         7: "write", 8: "read", 9: "save", 10: "activity", 11: "mark"}
+         7: "write", 8: "read", 9: "save", 10: "activity", 11: "mark", 12: "kill"}
+EXTENSION = 0x80
 
 
 class Damaged(Exception):
@@ -145,6 +148,8 @@ def put(fields, name, value):
 def decode(data, symbols):
     r = Record(data, symbols)
     tag = r.byte()
+    extended = tag & EXTENSION != 0
+    tag &= ~EXTENSION
     if tag not in KINDS:
         raise Damaged("unknown event tag %d" % tag)
     t = r.time()
@@ -165,6 +170,14 @@ def decode(data, symbols):
         fields.append(("scenes", scenes))
         for name in ("reason", "app", "os", "build"):
             put(fields, name, r.text())
+        if extended:
+            debugger = r.byte()
+            if debugger > 2:
+                raise Damaged("bad debugger flag")
+            if debugger:
+                fields.append(("debugger", debugger == 2))
+            put(fields, "harness", r.sym())
+            put(fields, "activation", r.code(ACTIVATIONS))
     elif tag == 2:
         put(fields, "reason", r.text())
     elif tag == 3:
@@ -189,18 +202,34 @@ def decode(data, symbols):
         put(fields, "scope", r.code(SCOPES))
         put(fields, "window", r.sym())
         put(fields, "base" if tag == 7 else "version", r.ver())
+        if extended:
+            put(fields, "document", r.sym())
     elif tag == 9:
         n = r.varint()
         if n:
             fields.append(("keys", [r.sym() for _ in range(n - 1)]))
         put(fields, "window", r.sym())
         put(fields, "store", r.text())
+        if extended:
+            put(fields, "stage", r.code(STAGES))
+            put(fields, "id", r.sym())
     elif tag == 10:
         put(fields, "name", r.sym())
         put(fields, "state", r.code(STATES))
         put(fields, "window", r.sym())
     elif tag == 11:
         put(fields, "label", r.text())
+    elif tag == 12:
+        put(fields, "reason", r.sym())
+        n = r.varint()
+        if n:
+            z = n - 1
+            fields.append(("signal", (z >> 1) ^ -(z & 1)))
+        put(fields, "by", r.sym())
+    if extended:
+        process = r.sym()
+        if process is not None:
+            fields.insert(0, ("process", process))
     r.extras(fields)
     if r.pos != len(data):
         raise Damaged("%d trailing bytes" % (len(data) - r.pos))
@@ -232,7 +261,9 @@ def main(path):
         symbols = [v.decode("utf-8") for _, v in txn.cursor(db=symbols_db)]
         events_db = env.open_db(b"events", txn=txn, create=False)
         out = sys.stdout
-        out.write('{"format":"lifecycle-trace","version":1}\n')
+        version = txn.get(b"trace-version", db=meta)
+        version = struct.unpack(">I", version)[0] if version is not None and len(version) == 4 else 1
+        out.write('{"format":"lifecycle-trace","version":%d}\n' % version)
         expected = 1
         for key, data in txn.cursor(db=events_db):
             (seq,) = struct.unpack(">Q", key)

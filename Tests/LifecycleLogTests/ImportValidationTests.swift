@@ -47,7 +47,7 @@ final class ImportValidationTests: XCTestCase {
         try assertRejected("\(ok)\n{\"event\":\"mark\",\"t\":\"soon\",\"label\":\"x\"}", line: 2, mentions: "non-negative number")
         try assertRejected("\(ok)\n{\"event\":\"mark\",\"t\":-5,\"label\":\"x\"}", line: 2, mentions: "non-negative number")
         try assertRejected(launch(t: 100) + "\n# comment\n\n{\"event\":\"mark\",\"t\":99,\"label\":\"x\"}", line: 4, mentions: "goes backwards")
-        try assertRejected("{\"format\":\"lifecycle-trace\",\"version\":2}\n\(ok)", line: 1, code: .unsupportedVersion, mentions: "version 2")
+        try assertRejected("{\"format\":\"lifecycle-trace\",\"version\":3}\n\(ok)", line: 1, code: .unsupportedVersion, mentions: "format version 3, but this replay reads version 2")
         try assertRejected("\(ok)\n{\"event\":\"mark\",\"t\":1,\"label\":\"a\",\"label\":\"b\"}", line: 2, mentions: "duplicate member")
         try assertRejected("\(ok)\n{\"event\":\"mark\",\"t\":1,\"label\":\"\\ud800\"}", line: 2, mentions: "surrogate")
         try assertRejected("\(ok)\n{\"event\":\"mark\",\"t\":1,\"label\":\"tab\there\"}", line: 2, mentions: "control character")

@@ -16,6 +16,9 @@ final class ReliabilityTests: XCTestCase {
         let everyKind = folder.file("every-kind.lmdb")
         try TraceInterchange.importJSONLines(from: folder.write("every-kind.jsonl", everyKindTrace.joined(separator: "\n")), to: everyKind)
         traces.append(everyKind)
+        let version2 = folder.file("version-2.lmdb")
+        try TraceInterchange.importJSONLines(from: folder.write("version-2.jsonl", ([#"{"format":"lifecycle-trace","version":2}"#] + FormatVersion2Tests.version2Lines).joined(separator: "\n")), to: version2)
+        traces.append(version2)
         traces += try FileManager.default.contentsOfDirectory(atPath: "\(repositoryRoot)/traces/stored")
             .filter { $0.hasSuffix(".lmdb") }.sorted().map { "\(repositoryRoot)/traces/stored/\($0)" }
         for trace in traces {
@@ -31,10 +34,10 @@ final class ReliabilityTests: XCTestCase {
         let folder = TemporaryFolder()
         let path = folder.file("future.lmdb")
         try TraceInterchange.importJSONLines(from: folder.write("in.jsonl", launch()), to: path)
-        try overwrite(path, database: "meta", key: Array("layout".utf8), with: [0, 0, 0, 2])
+        try overwrite(path, database: "meta", key: Array("layout".utf8), with: [0, 0, 0, 3])
         XCTAssertThrowsError(try Trace(path: path)) { error in
             XCTAssertEqual((error as? LifecycleLogError)?.code, .unsupportedVersion)
-            XCTAssertTrue("\(error)".contains("layout 2") && "\(error)".contains("layout 1"), "\(error)")
+            XCTAssertTrue("\(error)".contains("layout 3") && "\(error)".contains("layout 2"), "\(error)")
         }
         let result = try replay(path)
         XCTAssertEqual(result.status, 2)

@@ -4,6 +4,7 @@ extension Event {
         switch kind {
         case .launch: return .launch
         case .terminate: return .terminate
+        case .kill: return .kill
         case .open: return .open
         case .dismiss: return .dismiss
         case .phase: return .phase

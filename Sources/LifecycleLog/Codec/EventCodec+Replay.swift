@@ -1,4 +1,4 @@
-/// The replay decoder: reads a stored record (layout 1) straight into a
+/// The replay decoder: reads a stored record (layout 1 or 2) straight into a
 /// ``ReplayEvent`` (its ``ReplayExtra``, if any, appended to `extras`), keeping symbol ids as names and skipping, after checking,
 /// what the rules never read (free text, unknown fields). It accepts exactly
 /// the records ``EventCodec/decode(_:symbols:)`` accepts and throws the same
@@ -8,7 +8,8 @@ extension EventCodec {
         let symbolCount = symbols.count
         var r = ByteReader(bytes)
         let tagByte = try r.byte()
-        guard let tag = Tag(rawValue: tagByte) else { throw r.corrupt("unknown event tag \(tagByte)") }
+        let ext = tagByte & extensionFlag != 0
+        guard let tag = Tag(rawValue: tagByte & ~extensionFlag) else { throw r.corrupt("unknown event tag \(tagByte)") }
         let t = try readTime(&r)
         let limit = UInt64(symbolCount)
         var e = ReplayEvent(t: t, kind: tag)
@@ -24,6 +25,7 @@ extension EventCodec {
                 e.hasVersion = true
                 e.version = v
             }
+            if ext, let document = try optionalName(&r, limit) { e.attach(ReplayExtra(document: document), to: &extras) }
         case .save:
             let n = try r.varint()
             var keys: [Name]?
@@ -36,6 +38,12 @@ extension EventCodec {
             }
             e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
             _ = try skipText(&r)  // store
+            if ext {
+                e.saveStage = try optionalCode(&r, SaveStage.init(storedCode:))
+                e.name = try optionalName(&r, limit) ?? ReplayEvent.noName
+            } else {
+                e.name = ReplayEvent.noName
+            }
             if let keys { e.attach(ReplayExtra(keys: keys), to: &extras) }
         case .activity:
             e.name = try name(&r, limit)
@@ -58,6 +66,15 @@ extension EventCodec {
             _ = try skipText(&r)  // reason
         case .terminate:
             _ = try skipText(&r)  // reason
+        case .kill:
+            e.name = try name(&r, limit)
+            let s = try r.varint()
+            var signal: Int?
+            if s > 0 {
+                guard let i = Int(exactly: unzigzag(s - 1)) else { throw r.corrupt("signal out of range") }
+                signal = i
+            }
+            e.attach(ReplayExtra(kill: ReplayKill(signal: signal, by: try optionalName(&r, limit) ?? ReplayEvent.noName)), to: &extras)
         case .mark:
             guard try skipText(&r) else { throw r.corrupt("missing label") }
         case .unknown:
@@ -78,8 +95,19 @@ extension EventCodec {
             _ = try skipText(&r)  // app
             let os = try readText(&r)
             let build = try readText(&r)
-            e.attach(ReplayExtra(launch: ReplayLaunch(platform: platform, scenes: scenes, isBackgroundLaunch: reason == "background", build: build, os: os)), to: &extras)
+            var session = ReplayLaunch.Session(isPrewarm: reason == "prewarm")
+            if ext {
+                let debugger = try r.byte()
+                guard debugger <= 2 else { throw r.corrupt("bad debugger flag") }
+                session.debugger = debugger == 0 ? nil : debugger == 2
+                session.harness = try optionalName(&r, limit) ?? ReplayEvent.noName
+                session.activation = try optionalCode(&r, ActivationPolicy.init(storedCode:))
+            }
+            let launch = ReplayLaunch(platform: platform, scenes: scenes, isBackgroundLaunch: reason == "background", session: session,
+                                      build: build, os: os)
+            e.attach(ReplayExtra(launch: launch), to: &extras)
         }
+        if ext { e.process = try optionalName(&r, limit) ?? ReplayEvent.mainProcess }
         try skipExtras(&r, limit: limit)
         guard r.isAtEnd else { throw r.corrupt("\(r.bytes.count - r.offset) unexpected trailing bytes") }
         return e

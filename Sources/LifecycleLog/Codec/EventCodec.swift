@@ -1,13 +1,26 @@
-/// The stored binary encoding of one event (record layout 1), documented
+/// The stored binary encoding of one event (record layouts 1 and 2), documented
 /// byte by byte in FORMAT.md. No JSON and no `Codable`: identifiers are
 /// numbers into the trace's ``SymbolTable``, enums are single bytes, integers
 /// are varints.
+///
+/// Layout 2 extends layout 1 and never changes a layout-1 record: an event
+/// without version-2 data is stored exactly as layout 1 stores it. One with
+/// version-2 data (a `process`, a launch's `debugger`/`harness`/`activation`,
+/// a save's `stage`/`id`, a write's or read's `document`) sets the tag's high
+/// bit (``extensionFlag``) and adds an extension after the layout-1 fields;
+/// `kill` is the new tag 12, and the code tables gained entries.
 enum EventCodec {
-    /// The record layout this version writes and reads.
-    static let layoutVersion: UInt32 = 1
+    /// The newest stored layout this version reads (and writes to a trace
+    /// that holds version-2 data).
+    static let layoutVersion: UInt32 = 2
+    /// The layout of a trace without version-2 data: new traces start at it,
+    /// so that they stay readable by earlier versions until they need more.
+    static let baseLayoutVersion: UInt32 = 1
+    /// The bit of the tag byte that says an extension follows the layout-1 fields.
+    static let extensionFlag: UInt8 = 0x80
 
     enum Tag: UInt8, Sendable {
-        case unknown = 0, launch, terminate, open, dismiss, phase, delegate, write, read, save, activity, mark
+        case unknown = 0, launch, terminate, open, dismiss, phase, delegate, write, read, save, activity, mark, kill
 
         /// The kind's name in the `event` field (an unknown kind carries its own).
         var name: String {
@@ -24,6 +37,7 @@ enum EventCodec {
             case .save: return "save"
             case .activity: return "activity"
             case .mark: return "mark"
+            case .kill: return "kill"
             }
         }
     }
@@ -32,18 +46,28 @@ enum EventCodec {
     // MARK: Encoding
 
     /// Appends the record of `event` to `w`, interning identifiers in `symbols`.
-    static func encode(_ event: Event, into w: inout ByteWriter, symbols: inout SymbolTable) {
+    /// Returns whether the record holds version-2 data (so the trace needs layout 2).
+    @discardableResult
+    static func encode(_ event: Event, into w: inout ByteWriter, symbols: inout SymbolTable) -> Bool {
         withUnsafePointer(to: event) { encode($0, into: &w, symbols: &symbols) }
     }
 
     /// ``encode(_:into:symbols:)`` of the event at `pointer`, read in place: the
     /// append path encodes the elements of an array without copying them.
-    static func encode(_ event: UnsafePointer<Event>, into w: inout ByteWriter, symbols: inout SymbolTable) {
+    @discardableResult
+    static func encode(_ event: UnsafePointer<Event>, into w: inout ByteWriter, symbols: inout SymbolTable) -> Bool {
+        let process = event.pointee.process
+        var ext = process != nil
+        /// Version-2 data that needs no extension (a kill, a new code); with `ext`, what the method returns.
+        var newer = false
+        /// The tag byte, with the extension flag when `ext`.
+        @inline(__always) func tag(_ t: Tag) -> UInt8 { ext ? t.rawValue | extensionFlag : t.rawValue }
         switch event.pointee.kind {
         case .unknown(let name):
-            w.byte(Tag.unknown.rawValue); time(event.pointee.t, &w); sym(name, &w, &symbols)
+            w.byte(tag(.unknown)); time(event.pointee.t, &w); sym(name, &w, &symbols)
         case .launch(let l):
-            w.byte(Tag.launch.rawValue); time(event.pointee.t, &w)
+            if l.debugger != nil || l.harness != nil || l.activation != nil { ext = true }
+            w.byte(tag(.launch)); time(event.pointee.t, &w)
             w.byte(l.platform.storedCode)
             w.varint(UInt64(l.scenes.count))
             for scene in l.scenes {
@@ -52,29 +76,43 @@ enum EventCodec {
                 extras(scene.extraFields, &w, &symbols)
             }
             text(l.reason, &w); text(l.app, &w); text(l.os, &w); text(l.build, &w)
+            if ext {
+                w.byte(l.debugger.map { $0 ? 2 : 1 } ?? 0); sym(l.harness, &w, &symbols); w.byte(l.activation?.storedCode ?? 0)
+            }
         case .terminate(let reason):
-            w.byte(Tag.terminate.rawValue); time(event.pointee.t, &w); text(reason, &w)
+            w.byte(tag(.terminate)); time(event.pointee.t, &w); text(reason, &w)
+        case .kill(let reason, let signal, let by):
+            newer = true
+            w.byte(tag(.kill)); time(event.pointee.t, &w); sym(reason, &w, &symbols)
+            w.varint(signal.map { zigzag(Int64($0)) &+ 1 } ?? 0); sym(by, &w, &symbols)
         case .open(let window, let scene, let value, let restored):
-            w.byte(Tag.open.rawValue); time(event.pointee.t, &w)
+            w.byte(tag(.open)); time(event.pointee.t, &w)
             sym(window, &w, &symbols); sym(scene, &w, &symbols)
             w.byte(restored.map { $0 ? 2 : 1 } ?? 0)
             if let value { w.byte(1); JSONValueCodec.encode(value, into: &w) } else { w.byte(0) }
         case .dismiss(let window, let reason):
-            w.byte(Tag.dismiss.rawValue); time(event.pointee.t, &w); sym(window, &w, &symbols); text(reason, &w)
+            w.byte(tag(.dismiss)); time(event.pointee.t, &w); sym(window, &w, &symbols); text(reason, &w)
         case .phase(let phase, let window):
-            w.byte(Tag.phase.rawValue); time(event.pointee.t, &w)
+            w.byte(tag(.phase)); time(event.pointee.t, &w)
             w.byte(phase.storedCode)
             sym(window, &w, &symbols)
         case .delegate(let callback, let window):
-            w.byte(Tag.delegate.rawValue); time(event.pointee.t, &w); sym(callback, &w, &symbols); sym(window, &w, &symbols)
-        case .write(let key, let scope, let window, let base):
-            w.byte(Tag.write.rawValue); time(event.pointee.t, &w); sym(key, &w, &symbols)
+            w.byte(tag(.delegate)); time(event.pointee.t, &w); sym(callback, &w, &symbols); sym(window, &w, &symbols)
+        case .write(let key, let scope, let window, let base, let document):
+            if document != nil { ext = true }
+            if scope == .group || scope == .document { newer = true }
+            w.byte(tag(.write)); time(event.pointee.t, &w); sym(key, &w, &symbols)
             w.byte(scope.storedCode); sym(window, &w, &symbols); w.varint(base.map { $0 &+ 1 } ?? 0)
-        case .read(let key, let scope, let window, let v):
-            w.byte(Tag.read.rawValue); time(event.pointee.t, &w); sym(key, &w, &symbols)
+            if ext { sym(document, &w, &symbols) }
+        case .read(let key, let scope, let window, let v, let document):
+            if document != nil { ext = true }
+            if scope == .group || scope == .document { newer = true }
+            w.byte(tag(.read)); time(event.pointee.t, &w); sym(key, &w, &symbols)
             w.byte(scope.storedCode); sym(window, &w, &symbols); w.varint(v.map { $0 &+ 1 } ?? 0)
-        case .save(let keys, let window, let store):
-            w.byte(Tag.save.rawValue); time(event.pointee.t, &w)
+            if ext { sym(document, &w, &symbols) }
+        case .save(let keys, let window, let store, let stage, let id):
+            if stage != nil || id != nil { ext = true }
+            w.byte(tag(.save)); time(event.pointee.t, &w)
             if let keys {
                 w.varint(UInt64(keys.count) + 1)
                 for key in keys { sym(key, &w, &symbols) }
@@ -82,14 +120,26 @@ enum EventCodec {
                 w.byte(0)
             }
             sym(window, &w, &symbols); text(store, &w)
+            if ext { w.byte(stage?.storedCode ?? 0); sym(id, &w, &symbols) }
         case .activity(let name, let state, let window):
-            w.byte(Tag.activity.rawValue); time(event.pointee.t, &w); sym(name, &w, &symbols)
+            if state == .expire { newer = true }
+            w.byte(tag(.activity)); time(event.pointee.t, &w); sym(name, &w, &symbols)
             w.byte(state.storedCode); sym(window, &w, &symbols)
         case .mark(let label):
-            w.byte(Tag.mark.rawValue); time(event.pointee.t, &w); text(label, &w)
+            w.byte(tag(.mark)); time(event.pointee.t, &w); text(label, &w)
         }
+        if ext { sym(process, &w, &symbols) }
         extras(event.pointee.extraFields, &w, &symbols)
+        return ext || newer
     }
+
+    /// A signed integer as a zigzag varint value.
+    @inline(__always)
+    static func zigzag(_ i: Int64) -> UInt64 { UInt64(bitPattern: (i << 1) ^ (i >> 63)) }
+
+    /// The integer of a zigzag varint value.
+    @inline(__always)
+    static func unzigzag(_ z: UInt64) -> Int64 { Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1))) }
 
     /// A name: 0 for none, else its symbol id plus one.
     @inline(__always)
@@ -137,7 +187,8 @@ enum EventCodec {
     static func decode(_ bytes: UnsafeRawBufferPointer, symbols: SymbolTable) throws -> Event {
         var r = ByteReader(bytes)
         let tagByte = try r.byte()
-        guard let tag = Tag(rawValue: tagByte) else { throw r.corrupt("unknown event tag \(tagByte)") }
+        let ext = tagByte & extensionFlag != 0
+        guard let tag = Tag(rawValue: tagByte & ~extensionFlag) else { throw r.corrupt("unknown event tag \(tagByte)") }
         let t = try readTime(&r)
 
         func optionalSym() throws -> String? {
@@ -169,9 +220,26 @@ enum EventCodec {
                 scenes.append(SceneDeclaration(id: id, kind: SceneKind(rawValue: kindName), presentedType: presented,
                                                title: title, extraFields: try readExtras(&r, symbols)))
             }
-            kind = .launch(Event.Launch(platform: platform, scenes: scenes, reason: try text(), app: try text(),
-                                        os: try text(), build: try text()))
+            var launch = Event.Launch(platform: platform, scenes: scenes, reason: try text(), app: try text(),
+                                      os: try text(), build: try text())
+            if ext {
+                let debugger = try r.byte()
+                guard debugger <= 2 else { throw r.corrupt("bad debugger flag") }
+                launch.debugger = debugger == 0 ? nil : debugger == 2
+                launch.harness = try optionalSym()
+                launch.activation = try optionalCode(&r, ActivationPolicy.init(storedCode:))
+            }
+            kind = .launch(launch)
         case .terminate: kind = .terminate(reason: try text())
+        case .kill:
+            let reason = try requiredSym()
+            let s = try r.varint()
+            var signal: Int?
+            if s > 0 {
+                guard let i = Int(exactly: unzigzag(s - 1)) else { throw r.corrupt("signal out of range") }
+                signal = i
+            }
+            kind = .kill(reason: reason, signal: signal, by: try optionalSym())
         case .open:
             let window = try requiredSym()
             let scene = try requiredSym()
@@ -184,8 +252,12 @@ enum EventCodec {
         case .dismiss: kind = .dismiss(window: try requiredSym(), reason: try text())
         case .phase: kind = .phase(try requiredCode(&r, ScenePhase.init(storedCode:)), window: try optionalSym())
         case .delegate: kind = .delegate(callback: try requiredSym(), window: try optionalSym())
-        case .write: kind = .write(key: try requiredSym(), scope: try requiredCode(&r, StateScope.init(storedCode:)), window: try optionalSym(), base: try version())
-        case .read: kind = .read(key: try requiredSym(), scope: try requiredCode(&r, StateScope.init(storedCode:)), window: try optionalSym(), version: try version())
+        case .write:
+            kind = .write(key: try requiredSym(), scope: try requiredCode(&r, StateScope.init(storedCode:)), window: try optionalSym(), base: try version(),
+                          document: ext ? try optionalSym() : nil)
+        case .read:
+            kind = .read(key: try requiredSym(), scope: try requiredCode(&r, StateScope.init(storedCode:)), window: try optionalSym(), version: try version(),
+                         document: ext ? try optionalSym() : nil)
         case .save:
             let n = try r.varint()
             var keys: [String]?
@@ -193,15 +265,22 @@ enum EventCodec {
                 guard n - 1 <= UInt64(r.bytes.count) else { throw r.corrupt("key count out of range") }
                 keys = try (0..<Int(n - 1)).map { _ in try requiredSym() }
             }
-            kind = .save(keys: keys, window: try optionalSym(), store: try text())
+            let window = try optionalSym()
+            let store = try text()
+            if ext {
+                kind = .save(keys: keys, window: window, store: store, stage: try optionalCode(&r, SaveStage.init(storedCode:)), id: try optionalSym())
+            } else {
+                kind = .save(keys: keys, window: window, store: store)
+            }
         case .activity: kind = .activity(name: try requiredSym(), state: try requiredCode(&r, ActivityState.init(storedCode:)), window: try optionalSym())
         case .mark:
             guard let label = try text() else { throw r.corrupt("missing label") }
             kind = .mark(label: label)
         }
+        let process = ext ? try optionalSym() : nil
         let extra = try readExtras(&r, symbols)
         guard r.isAtEnd else { throw r.corrupt("\(r.bytes.count - r.offset) unexpected trailing bytes") }
-        return Event(t: t, kind, extraFields: extra)
+        return Event(t: t, kind, process: process, extraFields: extra)
     }
 
     /// A time: a whole number of milliseconds as an even varint, or 1 then a double.

@@ -4,6 +4,7 @@
 
 extension ScenePhase {
     /// The code in FORMAT.md's phase table.
+    @inline(__always)
     var storedCode: UInt8 {
         switch self {
         case .active: return 1
@@ -12,6 +13,7 @@ extension ScenePhase {
         }
     }
 
+    @inline(__always)
     init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .active
@@ -24,19 +26,25 @@ extension ScenePhase {
 
 extension StateScope {
     /// The code in FORMAT.md's scope table.
+    @inline(__always)
     var storedCode: UInt8 {
         switch self {
         case .scene: return 1
         case .app: return 2
         case .shared: return 3
+        case .group: return 4
+        case .document: return 5
         }
     }
 
+    @inline(__always)
     init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .scene
         case 2: self = .app
         case 3: self = .shared
+        case 4: self = .group
+        case 5: self = .document
         default: return nil
         }
     }
@@ -44,12 +52,58 @@ extension StateScope {
 
 extension ActivityState {
     /// The code in FORMAT.md's state table.
-    var storedCode: UInt8 { self == .start ? 1 : 2 }
+    @inline(__always)
+    var storedCode: UInt8 {
+        switch self {
+        case .start: return 1
+        case .stop: return 2
+        case .expire: return 3
+        }
+    }
 
+    @inline(__always)
     init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .start
         case 2: self = .stop
+        case 3: self = .expire
+        default: return nil
+        }
+    }
+}
+
+extension ActivationPolicy {
+    /// The code in FORMAT.md's activation table (layout 2).
+    @inline(__always)
+    var storedCode: UInt8 {
+        switch self {
+        case .regular: return 1
+        case .accessory: return 2
+        case .prohibited: return 3
+        }
+    }
+
+    @inline(__always)
+    init?(storedCode: UInt8) {
+        switch storedCode {
+        case 1: self = .regular
+        case 2: self = .accessory
+        case 3: self = .prohibited
+        default: return nil
+        }
+    }
+}
+
+extension SaveStage {
+    /// The code in FORMAT.md's stage table (layout 2).
+    @inline(__always)
+    var storedCode: UInt8 { self == .begin ? 1 : 2 }
+
+    @inline(__always)
+    init?(storedCode: UInt8) {
+        switch storedCode {
+        case 1: self = .begin
+        case 2: self = .end
         default: return nil
         }
     }
@@ -57,6 +111,7 @@ extension ActivityState {
 
 extension Platform {
     /// The code in FORMAT.md's platform table.
+    @inline(__always)
     var storedCode: UInt8 {
         switch self {
         case .iOS: return 1
@@ -69,6 +124,7 @@ extension Platform {
         }
     }
 
+    @inline(__always)
     init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .iOS
@@ -89,6 +145,15 @@ extension EventCodec {
     static func requiredCode<T>(_ r: inout ByteReader, _ decode: (UInt8) -> T?) throws -> T {
         let c = try r.byte()
         guard c != 0 else { throw r.corrupt("missing required code") }
+        guard let value = decode(c) else { throw r.corrupt("unknown code \(c)") }
+        return value
+    }
+
+    /// Reads an optional code with `decode`: `nil` when it is 0, `corruptTrace` when not in the table.
+    @inline(__always)
+    static func optionalCode<T>(_ r: inout ByteReader, _ decode: (UInt8) -> T?) throws -> T? {
+        let c = try r.byte()
+        guard c != 0 else { return nil }
         guard let value = decode(c) else { throw r.corrupt("unknown code \(c)") }
         return value
     }

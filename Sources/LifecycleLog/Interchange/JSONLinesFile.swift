@@ -5,7 +5,9 @@ extension JSONLinesDecoder {
     ///
     /// - Throws: ``LifecycleLogError`` with code `invalidInput` or
     ///   `unsupportedVersion` naming the line, or `io`.
-    static func forEachEvent(inFile path: String, _ body: (_ seq: UInt64, _ line: Int, Event) throws -> Void) throws {
+    /// - Returns: the trace's interchange format version (its header's, or 1).
+    @discardableResult
+    static func forEachEvent(inFile path: String, _ body: (_ seq: UInt64, _ line: Int, Event) throws -> Void) throws -> Int64 {
         var reader = try LineReader(path: path)
         var decoder = JSONLinesDecoder(path: path)
         try reader.forEachLine { number, line in
@@ -14,5 +16,6 @@ extension JSONLinesDecoder {
             }
             return true
         }
+        return decoder.formatVersion
     }
 }

@@ -90,8 +90,14 @@ public enum TraceInterchange {
     }
 
     private static func appendJSONLines(from input: String, to writer: TraceWriter, progress: ((UInt64) -> Void)?) throws {
+        var version: Int64 = 1
         try appendInBatches(to: writer, progress: progress) { emit in
-            try JSONLinesDecoder.forEachEvent(inFile: input) { _, _, event in try emit(event) }
+            version = try JSONLinesDecoder.forEachEvent(inFile: input) { _, _, event in try emit(event) }
+        }
+        // A version-2 trace stays one even when no event uses version-2 data, so that
+        // export gives back its header (the file is still the temporary one here).
+        if Int(version) > writer.formatVersion {
+            try writer.append([Event](), formatVersion: Int(version))
         }
     }
 
@@ -124,7 +130,7 @@ public enum TraceInterchange {
     ///
     /// - Throws: ``LifecycleLogError`` from reading the trace, or what `body` throws.
     public static func exportJSONLines(_ trace: Trace, _ body: (String) throws -> Void) throws {
-        try body("{\"format\":\"lifecycle-trace\",\"version\":\(JSONLinesDecoder.supportedVersion)}\n")
+        try body("{\"format\":\"lifecycle-trace\",\"version\":\(try trace.formatVersion)}\n")
         try trace.forEachEvent { _, event in
             try body(event.jsonLine + "\n")
         }

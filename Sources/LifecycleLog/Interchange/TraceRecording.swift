@@ -23,13 +23,15 @@ extension TraceInterchange {
     ///   itself (not for bad lines).
     public static func record(from input: String, to path: String, rejected: (LifecycleLogError) -> Void) throws -> RecordingSummary {
         let writer = try TraceWriter(path: path, sharing: .shared)
-        var decoder = JSONLinesDecoder(path: input == "-" ? "stdin" : input, continuingAfter: writer.lastSeq, at: writer.lastTime)
+        // A stream that continues a version-2 trace is read as version 2 unless its own header says otherwise.
+        var decoder = JSONLinesDecoder(path: input == "-" ? "stdin" : input, continuingAfter: writer.lastSeq, at: writer.lastTime,
+                                       formatVersion: Int64(writer.formatVersion))
         var reader = try LineReader(path: input, bufferSize: 64 * 1024)
         var batch: [Event] = []
         var summary = RecordingSummary(accepted: 0, rejected: 0, lastSeq: writer.lastSeq)
         func commit() throws {
             guard !batch.isEmpty else { return }
-            try writer.append(batch)
+            try writer.append(batch, formatVersion: Int(decoder.formatVersion))
             summary.accepted += batch.count
             batch.removeAll(keepingCapacity: true)
         }

@@ -58,7 +58,9 @@ extension TraceInterchange {
     /// - Throws: ``LifecycleLogError`` when the file is missing, unreadable or
     ///   not an LMDB file at all; or what `body` throws.
     public static func salvageJSONLines(path: String, _ body: (String) throws -> Void) throws -> SalvageSummary {
-        try body("{\"format\":\"lifecycle-trace\",\"version\":\(JSONLinesDecoder.supportedVersion)}\n")
+        // The trace's own version when liblmdb can still read its metadata; else 1.
+        let version = (try? Trace(path: path).formatVersion) ?? 1
+        try body("{\"format\":\"lifecycle-trace\",\"version\":\(version)}\n")
         var summary = SalvageSummary()
         var symbols: SymbolTable?
         do {

@@ -291,7 +291,8 @@ extension TraceMinimizer.Result {
         let name = String(String.UnicodeScalarView(ExpectedReport.fileName(source).unicodeScalars.filter {
             $0.value >= 0x20 && $0.value != 0x7F && $0.value != 0x2028 && $0.value != 0x2029 }))
         let original = originalSeqs[Int(finding.seq) - 1]
-        var text = "{\"format\":\"lifecycle-trace\",\"version\":\(JSONLinesDecoder.supportedVersion)}\n"
+        let version = events.contains(where: \.needsFormatVersion2) ? 2 : 1
+        var text = "{\"format\":\"lifecycle-trace\",\"version\":\(version)}\n"
         let listed = originalSeqs.prefix(40).map(String.init).joined(separator: ", ") + (originalSeqs.count > 40 ? ", …" : "")
         text += "# Minimized by replay minimize from \(name): \(events.count) of its \(originalCount) events (its seqs \(listed)).\n"
         text += "# Expected: \(finding.rule.rawValue) (\(finding.severity.rawValue)) at seq \(finding.seq), seq \(original) of the original\(explore ? "; replay with --explore" : "").\n"

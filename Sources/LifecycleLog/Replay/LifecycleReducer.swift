@@ -173,8 +173,8 @@ public struct LifecycleReducer: Sendable {
             applyDismiss(seq: seq, t: event.t, index: index!)
         case .phase:
             applyPhase(seq: seq, t: event.t, event.phase, window: index)
-        case .delegate:
-            break
+        case .delegate, .kill:
+            break  // a kill's effect on the run is rules v2 (issue 12)
         case .write:
             applyWrite(seq: seq, key: event.name, scope: event.scope, window: index, base: event.versionValue)
         case .read:

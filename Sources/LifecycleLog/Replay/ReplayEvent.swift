@@ -7,12 +7,23 @@
 /// reducer copies a few words and counts no references; the rare fields that
 /// are not numbers (a launch's scenes, an open's value, a save's key list)
 /// travel beside it, as a ``ReplayExtra``.
+///
+/// Trace format version 2 data: ``process`` is an interned name on every
+/// event; a `save`'s `stage` is ``saveStage`` and its `id` is ``name``; an
+/// `activity` `expire` is ``activityState``; a `kill`'s reason is ``name``
+/// (its signal and `by` in its ``ReplayExtra/kill``); a `write`'s or `read`'s
+/// `document` is ``ReplayExtra/document``; a launch's new fields are in
+/// ``ReplayLaunch``.
 struct ReplayEvent: Sendable {
     /// The event kinds, as the stored format tags them.
     typealias Kind = EventCodec.Tag
 
     /// ``window`` when the event names none.
     static let noWindow = Name.max
+    /// ``process`` of an event about the main app process (no `process` field).
+    static let mainProcess = Name.max
+    /// ``name`` of a `save` without an `id`.
+    static let noName = Name.max
 
     var t: Double
     var kind: Kind
@@ -25,13 +36,19 @@ struct ReplayEvent: Sendable {
     /// `open`: whether the system restored the window.
     var restored = false
     var hasVersion = false
+    /// `save`: its `stage` (`nil`: an instantaneous save).
+    var saveStage: SaveStage?
     var window: Name = ReplayEvent.noWindow
-    /// `write`/`read`: the key; `open`: the scene; `activity`: its name; an unknown kind: the kind.
+    /// `write`/`read`: the key; `open`: the scene; `activity`: its name; an unknown kind: the kind;
+    /// `kill`: the reason; `save`: its `id` (``noName`` without one).
     var name: Name = 0
     /// `write`: the base; `read`: the version (when ``hasVersion``).
     var version: UInt64 = 0
     /// Where its ``ReplayExtra`` is in the batch that carries it (``noExtra``: it has none).
     var extraIndex: UInt32 = ReplayEvent.noExtra
+
+    /// The process the event is about (``mainProcess``: the main app).
+    var process: Name = ReplayEvent.mainProcess
 
     /// ``extraIndex`` of an event without a ``ReplayExtra``.
     static let noExtra = UInt32.max
@@ -57,11 +74,30 @@ final class ReplayExtra: Sendable {
     let value: JSONValue?
     /// A `save`'s key list.
     let keys: [Name]?
+    /// A `write`'s or `read`'s `document` (version 2; ``ReplayEvent/noName``: none).
+    let document: Name
+    /// A `kill`'s signal and `by` (version 2; its reason is ``ReplayEvent/name``).
+    let kill: ReplayKill?
 
-    init(launch: ReplayLaunch? = nil, value: JSONValue? = nil, keys: [Name]? = nil) {
+    init(launch: ReplayLaunch? = nil, value: JSONValue? = nil, keys: [Name]? = nil, document: Name = ReplayEvent.noName, kill: ReplayKill? = nil) {
         self.launch = launch
         self.value = value
         self.keys = keys
+        self.document = document
+        self.kill = kill
+    }
+}
+
+/// The fields of a `kill` beside its reason (version 2): rare, so a
+/// reference of its own that keeps ``ReplayExtra`` small.
+final class ReplayKill: Sendable {
+    let signal: Int?
+    /// Who recorded it (``ReplayEvent/noName``: not said).
+    let by: Name
+
+    init(signal: Int?, by: Name) {
+        self.signal = signal
+        self.by = by
     }
 }
 
@@ -73,11 +109,30 @@ struct ReplayLaunch: Sendable {
         var hasPresentedType: Bool
     }
 
+    /// The launch's version-2 fields: plain numbers in one field, so that a
+    /// launch is copied about as cheaply as in version 1 (no reference to count).
+    struct Session: Sendable {
+        /// `reason: "prewarm"` (version 2 documents it).
+        var isPrewarm = false
+        /// Launched under a debugger.
+        var debugger: Bool?
+        /// The macOS activation policy; `nil` is regular.
+        var activation: ActivationPolicy?
+        /// The test runner that launched the app (``ReplayEvent/noName``: none).
+        var harness: Name = ReplayEvent.noName
+    }
+
     var platform: Platform
     var scenes: [Scene]
     var isBackgroundLaunch: Bool
+    var session = Session()
     var build: String?
     var os: String?
+
+    var isPrewarm: Bool { session.isPrewarm }
+    var debugger: Bool? { session.debugger }
+    var activation: ActivationPolicy? { session.activation }
+    var harness: Name { session.harness }
 }
 
 extension ReplayEvent {
@@ -86,24 +141,34 @@ extension ReplayEvent {
         t = event.t
         kind = event.tag
         if let w = event.window { window = names.intern(w) }
+        if let p = event.process { process = names.intern(p) }
         switch event.kind {
         case .launch(let l):
             extra = ReplayExtra(launch: ReplayLaunch(
                 platform: l.platform,
                 scenes: l.scenes.map { .init(id: names.intern($0.id), kind: $0.kind, hasPresentedType: $0.presentedType != nil) },
-                isBackgroundLaunch: l.isBackgroundLaunch, build: l.build, os: l.os))
+                isBackgroundLaunch: l.isBackgroundLaunch,
+                session: .init(isPrewarm: l.isPrewarm, debugger: l.debugger, activation: l.activation,
+                               harness: l.harness.map { names.intern($0) } ?? ReplayEvent.noName),
+                build: l.build, os: l.os))
         case .open(_, let scene, let value, let restored):
             name = names.intern(scene)
             self.restored = restored == true
             if let value { extra = ReplayExtra(value: value) }
         case .phase(let p, _):
             phase = p
-        case .write(let key, let scope, _, let v), .read(let key, let scope, _, let v):
+        case .write(let key, let scope, _, let v, let document), .read(let key, let scope, _, let v, let document):
             name = names.intern(key)
             self.scope = scope
             if let v { hasVersion = true; version = v }
-        case .save(let keys, _, _):
+            if let document { extra = ReplayExtra(document: names.intern(document)) }
+        case .save(let keys, _, _, let stage, let id):
+            saveStage = stage
+            name = id.map { names.intern($0) } ?? ReplayEvent.noName
             if let keys { extra = ReplayExtra(keys: keys.map { names.intern($0) }) }
+        case .kill(let reason, let signal, let by):
+            name = names.intern(reason)
+            extra = ReplayExtra(kill: ReplayKill(signal: signal, by: by.map { names.intern($0) } ?? ReplayEvent.noName))
         case .activity(let n, let state, _):
             name = names.intern(n)
             activityState = state

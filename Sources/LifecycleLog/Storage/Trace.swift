@@ -56,6 +56,13 @@ public final class Trace {
         }
     }
 
+    /// The interchange format version of the trace's events (its stored
+    /// `trace-version`): 1, or 2 for a trace with version-2 data or imported
+    /// from a version-2 trace. Export writes it in the header.
+    public var formatVersion: Int {
+        get throws { try environment.read { txn in try databases.formatVersion(in: txn) } }
+    }
+
     /// The number of events in the trace (the last seq).
     public var eventCount: Int {
         get throws { try environment.read { txn in try txn.count(databases.events) } }

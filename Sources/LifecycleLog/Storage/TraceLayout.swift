@@ -50,11 +50,7 @@ struct TraceDatabases: Sendable {
             try txn.get(meta, key: UnsafeRawBufferPointer(rebasing: raw.dropLast())) { String(decoding: $0, as: UTF8.self) }
         }
         guard format == TraceLayout.formatName else { throw notATrace }
-        let layout: UInt32? = try TraceLayout.layoutKey.utf8CString.withUnsafeBytes { raw in
-            try txn.get(meta, key: UnsafeRawBufferPointer(rebasing: raw.dropLast())) { bytes in
-                bytes.count == 4 ? bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : nil
-            } ?? nil
-        }
+        let layout = try TraceDatabases.u32(TraceLayout.layoutKey, meta, in: txn)
         guard let layout else {
             throw LifecycleLogError(.corruptTrace, "the trace's metadata has no valid \"layout\" entry; the file is damaged", path: path)
         }
@@ -82,10 +78,44 @@ struct TraceDatabases: Sendable {
             }
         }
         try put(TraceLayout.formatKey, Array(TraceLayout.formatName.utf8))
-        try put(TraceLayout.layoutKey, TraceLayout.u32(EventCodec.layoutVersion))
-        try put(TraceLayout.traceVersionKey, TraceLayout.u32(UInt32(JSONLinesDecoder.supportedVersion)))
+        // A new trace is layout 1, trace version 1, until it holds version-2 data
+        // (``raiseFormatVersion(to:in:)``): earlier versions keep reading it until then.
+        try put(TraceLayout.layoutKey, TraceLayout.u32(EventCodec.baseLayoutVersion))
+        try put(TraceLayout.traceVersionKey, TraceLayout.u32(1))
         try put(TraceLayout.writerKey, Array(TraceLayout.writerName.utf8))
         return TraceDatabases(meta: meta, symbols: symbols, events: events)
+    }
+
+    /// A 4-byte big-endian number of `meta`; `nil` when missing or not 4 bytes.
+    static func u32(_ key: String, _ meta: LMDBDatabase, in txn: borrowing LMDBTransaction) throws -> UInt32? {
+        try Array(key.utf8).withUnsafeBytes { k in
+            try txn.get(meta, key: k) { bytes in
+                bytes.count == 4 ? bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : nil
+            } ?? nil
+        }
+    }
+
+    /// The interchange format version of the trace's events (`trace-version`;
+    /// 1 when missing, as in files written before it was checked).
+    func formatVersion(in txn: borrowing LMDBTransaction) throws -> Int {
+        Int(try TraceDatabases.u32(TraceLayout.traceVersionKey, meta, in: txn) ?? 1)
+    }
+
+    /// Makes the trace a trace of interchange format `version` (at least 2):
+    /// sets `trace-version`, and `layout` to 2, unless they are already that
+    /// high. Called in the transaction that stores the first version-2 data,
+    /// so earlier versions refuse the file by its layout from then on.
+    func raiseFormatVersion(to version: Int, in txn: borrowing LMDBTransaction) throws -> Int {
+        let stored = try formatVersion(in: txn)
+        let layout = try TraceDatabases.u32(TraceLayout.layoutKey, meta, in: txn) ?? EventCodec.baseLayoutVersion
+        func put(_ key: String, _ value: UInt32) throws {
+            try Array(key.utf8).withUnsafeBytes { k in
+                try TraceLayout.u32(value).withUnsafeBytes { v in try txn.put(meta, key: k, value: v, append: false) }
+            }
+        }
+        if layout < EventCodec.layoutVersion { try put(TraceLayout.layoutKey, EventCodec.layoutVersion) }
+        if stored < version { try put(TraceLayout.traceVersionKey, UInt32(version)) }
+        return max(stored, version)
     }
 
     /// Reads the symbols stored after the first `table.count` into `table`;

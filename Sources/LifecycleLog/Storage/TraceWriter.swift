@@ -28,6 +28,9 @@ public final class TraceWriter {
     public private(set) var lastSeq: UInt64 = 0
     /// The `t` of the last stored event (0 for an empty trace): appended events must not be earlier.
     public private(set) var lastTime: Double = 0
+    /// The interchange format version of the trace (its `trace-version`):
+    /// 1, or 2 once it holds version-2 data or was imported from a version-2 trace.
+    public private(set) var formatVersion: Int = 1
 
     /// How a writer shares its file.
     public enum Sharing: Sendable {
@@ -62,6 +65,7 @@ public final class TraceWriter {
             var table = SymbolTable()
             var last: UInt64 = 0
             var lastT: Double = 0
+            var version = 1
             databases = try environment.databases.withLock { cached in
                 // The open check: liblmdb reads the free-page list and the path to the last
                 // records without the fault guard while it appends, and a broken page there
@@ -86,6 +90,7 @@ public final class TraceWriter {
                     }
                     if cached == nil { try txn.checkDatabaseFlags([dbs.meta, dbs.symbols, dbs.events]) }
                     try dbs.loadSymbols(into: &table, in: txn, path: path, forWriting: true)
+                    version = try dbs.formatVersion(in: txn)
                     if let key = try txn.lastKey(dbs.events) {
                         last = key.withUnsafeBytes { TraceLayout.seq(fromKey: $0) } ?? 0
                         lastT = try key.withUnsafeBytes { k in
@@ -100,6 +105,7 @@ public final class TraceWriter {
             symbols = table
             lastSeq = last
             lastTime = lastT
+            formatVersion = version
         } catch let error as LifecycleLogError {
             throw error.at(path: path)
         }
@@ -127,8 +133,20 @@ public final class TraceWriter {
     ///
     /// - Returns: the seq of the last appended event.
     /// - Throws: ``LifecycleLogError``; on a throw nothing of this call is stored.
+    ///
+    /// Events that use trace format version 2 data (``Event/process``, `kill`,
+    /// the new fields and values) make the trace a version-2 trace (stored
+    /// layout 2) in the same transaction.
     @discardableResult
     public func append<C: Collection>(_ events: C) throws -> UInt64 where C.Element == Event {
+        try append(events, formatVersion: 1)
+    }
+
+    /// ``append(_:)`` of events read from a trace of interchange format
+    /// `formatVersion`: with 2 the trace becomes a version-2 trace even when
+    /// these events use nothing of version 2, so that export gives back its header.
+    @discardableResult
+    func append<C: Collection>(_ events: C, formatVersion declared: Int) throws -> UInt64 where C.Element == Event {
         let mark = symbols.count
         let firstSeq = lastSeq + 1
         environment.clearStaleReaders()
@@ -140,25 +158,31 @@ public final class TraceWriter {
         swap(&symbols, &self.symbols)
         var scratch = ByteWriter()
         var last: Double?
+        var version = formatVersion
         do {
             try environment.write { txn in
                 symbols.truncate(to: mark)  // a retry after map growth starts from the committed symbols
                 var seq = firstSeq
+                var needsVersion2 = false
                 // Arrays and slices lend their elements in place; other collections are copied from.
                 let lent: Void? = try events.withContiguousStorageIfAvailable { buffer in
                     guard let first = buffer.baseAddress else { return }
                     for i in 0..<buffer.count {
-                        try Self.put(first + i, seq: seq, in: txn, databases, symbols: &symbols, scratch: &scratch)
+                        if try Self.put(first + i, seq: seq, in: txn, databases, symbols: &symbols, scratch: &scratch) { needsVersion2 = true }
                         seq += 1
                     }
                 }
                 if lent == nil {
                     for event in events {
-                        try withUnsafePointer(to: event) { try Self.put($0, seq: seq, in: txn, databases, symbols: &symbols, scratch: &scratch) }
+                        if try withUnsafePointer(to: event, { try Self.put($0, seq: seq, in: txn, databases, symbols: &symbols, scratch: &scratch) }) {
+                            needsVersion2 = true
+                        }
                         seq += 1
                     }
                 }
                 last = events.isEmpty ? nil : events[events.index(events.endIndex, offsetBy: -1)].t
+                let needed = max(declared, needsVersion2 ? 2 : 1)
+                if needed > 1 { version = try databases.raiseFormatVersion(to: needed, in: txn) }
             }
         } catch let error as LifecycleLogError {
             symbols.truncate(to: mark)
@@ -166,18 +190,20 @@ public final class TraceWriter {
             throw error.at(path: path)
         }
         self.symbols = symbols
+        formatVersion = version
         lastSeq = firstSeq + UInt64(events.count) - 1
         if let last { lastTime = last }
         return lastSeq
     }
 
-    /// Encodes `event` (interning new names, which it stores too) and stores it under `seq`.
+    /// Encodes `event` (interning new names, which it stores too) and stores it under `seq`;
+    /// returns whether it holds version-2 data.
     @inline(__always)
     private static func put(_ event: UnsafePointer<Event>, seq: UInt64, in txn: borrowing LMDBTransaction, _ databases: TraceDatabases,
-                            symbols: inout SymbolTable, scratch: inout ByteWriter) throws {
+                            symbols: inout SymbolTable, scratch: inout ByteWriter) throws -> Bool {
         scratch.reset()
         let before = symbols.count
-        EventCodec.encode(event, into: &scratch, symbols: &symbols)
+        let needsVersion2 = EventCodec.encode(event, into: &scratch, symbols: &symbols)
         for id in before..<symbols.count {
             let key = TraceLayout.symbolKey(UInt32(id))
             try key.withUnsafeBytes { k in
@@ -190,6 +216,7 @@ public final class TraceWriter {
         try withUnsafeBytes(of: &key) { k in
             try scratch.withUnsafeBytes { v in try txn.put(databases.events, key: k, value: v, append: true) }
         }
+        return needsVersion2
     }
 
     /// Forces what was appended to disk (`mdb_env_sync`).

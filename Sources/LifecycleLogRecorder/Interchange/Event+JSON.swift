@@ -6,14 +6,32 @@ extension Event {
         package var message: String
     }
 
-    /// Builds an event from the members of one JSON object.
-    package static func decode(members: [JSONMember]) throws(FieldError) -> Event {
+    /// The interchange format version a trace needs for `v2Feature`, as an
+    /// input error's ending.
+    private static func needsVersion2(_ what: String, _ version: Int64) -> FieldError {
+        let declared = version == 1 ? "the trace is version 1 (its header says so, or it has none)" : "the trace is version \(version)"
+        return FieldError(message: "\(what) needs trace format version 2: start the trace with the header {\"format\":\"lifecycle-trace\",\"version\":2}; \(declared)")
+    }
+
+    /// Builds an event from the members of one JSON object of a trace of
+    /// interchange format `version`.
+    ///
+    /// A version-1 trace (the default) reads exactly as version 1 did: the
+    /// members that version 2 added (`process`, the launch's `debugger`,
+    /// `harness` and `activation`, the save's `stage` and `id`, the
+    /// write's and read's `document`) stay extra members, `kill` is an
+    /// unknown kind, and the values version 2 added (scopes `group` and
+    /// `document`, activity state `expire`) are refused, naming the header
+    /// that allows them.
+    package static func decode(members: [JSONMember], version: Int64 = 1) throws(FieldError) -> Event {
+        let v2 = version >= 2
         var fields = FieldReader(members: members)
         guard let name = try fields.string("event") else { throw FieldError(message: "missing required field \"event\"") }
         guard let tValue = fields.take("t") else { throw FieldError(message: "missing required field \"t\"") }
         guard case .number(let tLiteral) = tValue, let t = Double(tLiteral), t.isFinite, t >= 0 else {
             throw FieldError(message: "field \"t\" must be a non-negative number of milliseconds, got \(describe(tValue))")
         }
+        let process = v2 ? try fields.string("process") : nil
         let kind: Kind
         switch name {
         case "launch":
@@ -23,10 +41,24 @@ extension Event {
             }
             guard let scenesValue = fields.take("scenes") else { throw fields.missing("scenes") }
             let scenes = try decodeScenes(scenesValue)
-            kind = .launch(Launch(platform: platform, scenes: scenes, reason: try fields.string("reason"),
-                                  app: try fields.string("app"), os: try fields.string("os"), build: try fields.string("build")))
+            var launch = Launch(platform: platform, scenes: scenes, reason: try fields.string("reason"),
+                                app: try fields.string("app"), os: try fields.string("os"), build: try fields.string("build"))
+            if v2 {
+                launch.debugger = try fields.bool("debugger")
+                launch.harness = try fields.string("harness")
+                if let policy = try fields.string("activation") {
+                    guard let activation = ActivationPolicy(rawValue: policy) else {
+                        throw FieldError(message: "unknown activation \"\(policy)\"; expected regular, accessory or prohibited")
+                    }
+                    launch.activation = activation
+                }
+            }
+            kind = .launch(launch)
         case "terminate":
             kind = .terminate(reason: try fields.string("reason"))
+        case "kill" where v2:
+            guard let reason = try fields.string("reason") else { throw fields.missing("reason") }
+            kind = .kill(reason: reason, signal: try fields.integer("signal", meaning: "a signal number"), by: try fields.string("by"))
         case "open":
             guard let window = try fields.string("window") else { throw fields.missing("window") }
             guard let scene = try fields.string("scene") else { throw fields.missing("scene") }
@@ -47,16 +79,24 @@ extension Event {
             guard let key = try fields.string("key") else { throw fields.missing("key") }
             guard let scopeName = try fields.string("scope") else { throw fields.missing("scope") }
             guard let scope = StateScope(rawValue: scopeName) else {
-                throw FieldError(message: "unknown scope \"\(scopeName)\"; expected scene, app or shared")
+                throw FieldError(message: "unknown scope \"\(scopeName)\"; expected scene, app, shared\(v2 ? ", group or document" : " (or, in a version-2 trace, group or document)")")
+            }
+            if !v2, scope == .group || scope == .document {
+                throw needsVersion2("scope \"\(scopeName)\"", version)
             }
             let window = try fields.string("window")
             if scope == .scene && window == nil {
                 throw FieldError(message: "a \(name) of a scene-scoped key needs \"window\" (the window that owns the key)")
             }
+            let versionField = name == "write" ? try fields.version("base") : try fields.version("version")
+            let document = v2 ? try fields.string("document") : nil
+            if scope == .document && document == nil && window == nil {
+                throw FieldError(message: "a \(name) of a document-scoped key needs \"document\" (the document's file URL or id) or \"window\" (a window that presents the document)")
+            }
             if name == "write" {
-                kind = .write(key: key, scope: scope, window: window, base: try fields.version("base"))
+                kind = .write(key: key, scope: scope, window: window, base: versionField, document: document)
             } else {
-                kind = .read(key: key, scope: scope, window: window, version: try fields.version("version"))
+                kind = .read(key: key, scope: scope, window: window, version: versionField, document: document)
             }
         case "save":
             var keys: [String]?
@@ -71,12 +111,28 @@ extension Event {
                     return s
                 }
             }
-            kind = .save(keys: keys, window: try fields.string("window"), store: try fields.string("store"))
+            let window = try fields.string("window")
+            let store = try fields.string("store")
+            var stage: SaveStage?
+            var id: String?
+            if v2 {
+                if let stageName = try fields.string("stage") {
+                    guard let known = SaveStage(rawValue: stageName) else {
+                        throw FieldError(message: "unknown save stage \"\(stageName)\"; expected begin or end")
+                    }
+                    stage = known
+                }
+                id = try fields.string("id")
+            }
+            kind = .save(keys: keys, window: window, store: store, stage: stage, id: id)
         case "activity":
             guard let activityName = try fields.string("name") else { throw fields.missing("name") }
             guard let stateName = try fields.string("state") else { throw fields.missing("state") }
             guard let state = ActivityState(rawValue: stateName) else {
-                throw FieldError(message: "unknown activity state \"\(stateName)\"; expected start or stop")
+                throw FieldError(message: "unknown activity state \"\(stateName)\"; expected start or stop\(v2 ? " or expire" : " (or, in a version-2 trace, expire)")")
+            }
+            if !v2, state == .expire {
+                throw needsVersion2("activity state \"expire\"", version)
             }
             kind = .activity(name: activityName, state: state, window: try fields.string("window"))
         case "mark":
@@ -85,7 +141,7 @@ extension Event {
         default:
             kind = .unknown(name: name)
         }
-        return Event(t: t, kind, extraFields: fields.remaining)
+        return Event(t: t, kind, process: process, extraFields: fields.remaining)
     }
 
     private static func decodeScenes(_ value: JSONValue) throws(FieldError) -> [SceneDeclaration] {
@@ -122,6 +178,7 @@ extension Event {
     package var jsonMembers: [JSONMember] {
         var m: [JSONMember] = [JSONMember("event", .string(name)), JSONMember("t", .number(JSONWriter.number(t)))]
         func add(_ name: String, _ value: String?) { if let value { m.append(JSONMember(name, .string(value))) } }
+        add("process", process)
         switch kind {
         case .launch(let launch):
             add("platform", launch.platform.rawValue)
@@ -135,8 +192,15 @@ extension Event {
             add("app", launch.app)
             add("os", launch.os)
             add("build", launch.build)
+            if let debugger = launch.debugger { m.append(JSONMember("debugger", .bool(debugger))) }
+            add("harness", launch.harness)
+            add("activation", launch.activation?.rawValue)
         case .terminate(let reason):
             add("reason", reason)
+        case .kill(let reason, let signal, let by):
+            add("reason", reason)
+            if let signal { m.append(JSONMember("signal", .number(String(signal)))) }
+            add("by", by)
         case .open(let window, let scene, let value, let restored):
             add("window", window)
             add("scene", scene)
@@ -151,20 +215,24 @@ extension Event {
         case .delegate(let callback, let window):
             add("callback", callback)
             add("window", window)
-        case .write(let key, let scope, let window, let base):
+        case .write(let key, let scope, let window, let base, let document):
             add("key", key)
             add("scope", scope.rawValue)
             add("window", window)
             if let base { m.append(JSONMember("base", .number(String(base)))) }
-        case .read(let key, let scope, let window, let version):
+            add("document", document)
+        case .read(let key, let scope, let window, let version, let document):
             add("key", key)
             add("scope", scope.rawValue)
             add("window", window)
             if let version { m.append(JSONMember("version", .number(String(version)))) }
-        case .save(let keys, let window, let store):
+            add("document", document)
+        case .save(let keys, let window, let store, let stage, let id):
             if let keys { m.append(JSONMember("keys", .array(keys.map { .string($0) }))) }
             add("window", window)
             add("store", store)
+            add("stage", stage?.rawValue)
+            add("id", id)
         case .activity(let name, let state, let window):
             add("name", name)
             add("state", state.rawValue)
@@ -175,6 +243,22 @@ extension Event {
             break
         }
         return m + extraFields
+    }
+
+    /// Whether the event uses anything trace format version 2 added: a
+    /// `process`, the `kill` kind, a new field, or a new scope or activity
+    /// state. A trace holding such an event is a version-2 trace.
+    package var needsFormatVersion2: Bool {
+        if process != nil { return true }
+        switch kind {
+        case .kill: return true
+        case .launch(let l): return l.debugger != nil || l.harness != nil || l.activation != nil
+        case .write(_, let scope, _, _, let document), .read(_, let scope, _, _, let document):
+            return document != nil || scope == .group || scope == .document
+        case .save(_, _, _, let stage, let id): return stage != nil || id != nil
+        case .activity(_, let state, _): return state == .expire
+        case .terminate, .open, .dismiss, .phase, .delegate, .mark, .unknown: return false
+        }
     }
 
     /// This event as one line of JSON (without the newline).
@@ -219,6 +303,14 @@ private struct FieldReader {
             throw Event.FieldError(message: "field \"\(context)\(name)\" must be true or false, got \(Event.describe(value))")
         }
         return b
+    }
+
+    mutating func integer(_ name: String, meaning: String) throws(Event.FieldError) -> Int? {
+        guard let value = take(name) else { return nil }
+        guard case .number(let literal) = value, let i = Int(literal) else {
+            throw Event.FieldError(message: "field \"\(context)\(name)\" must be a whole number (\(meaning)), got \(Event.describe(value))")
+        }
+        return i
     }
 
     mutating func version(_ name: String) throws(Event.FieldError) -> UInt64? {

@@ -4,8 +4,13 @@
 ///
 /// Every error names the line, and the column where the JSON parser gives one.
 package struct JSONLinesDecoder {
-    /// The interchange format version this reader understands.
-    package static let supportedVersion: Int64 = 1
+    /// The newest interchange format version this reader understands.
+    package static let supportedVersion: Int64 = 2
+
+    /// The interchange format version of the trace being read: what its
+    /// header declares, or 1 when it has no header or a header without `version`.
+    /// Version-2 fields and values are interpreted only in a version-2 trace.
+    package private(set) var formatVersion: Int64 = 1
 
     package let path: String?
     package private(set) var seq: UInt64 = 0
@@ -14,11 +19,14 @@ package struct JSONLinesDecoder {
 
     package init(path: String?) { self.path = path }
 
-    /// A decoder that continues a stored trace: seqs after `seq`, times not before `time`.
-    package init(path: String?, continuingAfter seq: UInt64, at time: Double) {
+    /// A decoder that continues a stored trace: seqs after `seq`, times not
+    /// before `time`, events read as of `formatVersion` (the stored trace's)
+    /// until a header says otherwise.
+    package init(path: String?, continuingAfter seq: UInt64, at time: Double, formatVersion: Int64 = 1) {
         self.path = path
         self.seq = seq
         self.lastT = time
+        self.formatVersion = formatVersion
     }
 
     /// Decodes one line; returns `nil` for blank lines, comments and the header.
@@ -40,12 +48,12 @@ package struct JSONLinesDecoder {
         let isFirst = !sawFirstObject
         sawFirstObject = true
         if isFirst, !members.contains(where: { $0.name == "event" }), let format = members.first(where: { $0.name == "format" }) {
-            try checkHeader(format: format.value, members: members, line: number)
+            formatVersion = try checkHeader(format: format.value, members: members, line: number)
             return nil
         }
         let event: Event
         do {
-            event = try Event.decode(members: members)
+            event = try Event.decode(members: members, version: formatVersion)
         } catch {
             throw LifecycleLogError(.invalidInput, error.message, path: path, line: number, seq: seq + 1)
         }
@@ -59,12 +67,13 @@ package struct JSONLinesDecoder {
         return event
     }
 
-    private func checkHeader(format: JSONValue, members: [JSONMember], line: Int) throws {
+    /// Checks the header; returns the version it declares (1 without `version`).
+    private func checkHeader(format: JSONValue, members: [JSONMember], line: Int) throws -> Int64 {
         guard format == .string("lifecycle-trace") else {
             throw LifecycleLogError(.invalidInput, "the header's \"format\" must be \"lifecycle-trace\", got \(Event.describe(format))",
                                     path: path, line: line)
         }
-        guard let versionValue = members.first(where: { $0.name == "version" })?.value else { return }
+        guard let versionValue = members.first(where: { $0.name == "version" })?.value else { return 1 }
         guard let version = versionValue.integerValue, version >= 1 else {
             throw LifecycleLogError(.invalidInput, "the header's \"version\" must be a whole number from 1, got \(Event.describe(versionValue))",
                                     path: path, line: line)
@@ -74,6 +83,7 @@ package struct JSONLinesDecoder {
                                     "the trace is format version \(version), but this replay reads version \(Self.supportedVersion); update LifecycleLog to read it",
                                     path: path, line: line)
         }
+        return version
     }
 
     /// The 1-based column, counted in characters (Unicode scalars), of a byte offset.

@@ -7,18 +7,34 @@ public typealias WindowID = String
 ///
 /// ```swift
 /// let event = Event(t: 5, .open(window: "w1", scene: "library"))
+/// let widget = Event(t: 9, .phase(.active), process: "com.example.notes.widget")
 /// ```
 public struct Event: Sendable, Hashable {
     /// Milliseconds since the trace began; never smaller than the previous event's.
     public var t: Double
+    /// The process the event is about (trace format version 2), such as
+    /// `"com.example.notes.widget"` for a widget extension or
+    /// `"com.example.notes.share"` for a share extension; `nil` is the main
+    /// app process. Each process has its own runs, windows, phases and
+    /// `scene`/`app`/`shared` keys; `group` keys (an App Group container) are
+    /// shared by all of them.
+    public var process: String?
     /// What happened.
     public var kind: Kind
     /// Fields this version does not interpret, in their original order.
     public var extraFields: [JSONMember]
 
     /// Creates an event.
-    public init(t: Double, _ kind: Kind, extraFields: [JSONMember] = []) {
+    ///
+    /// - Parameters:
+    ///   - t: milliseconds since the trace began.
+    ///   - kind: what happened.
+    ///   - process: the process the event is about; `nil` for the main app.
+    ///   - extraFields: fields to keep without interpreting them.
+    @inlinable
+    public init(t: Double, _ kind: Kind, process: String? = nil, extraFields: [JSONMember] = []) {
         self.t = t
+        self.process = process
         self.kind = kind
         self.extraFields = extraFields
     }
@@ -27,9 +43,22 @@ public struct Event: Sendable, Hashable {
     /// trace format (`trace-format.md`), with their fields.
     public enum Kind: Sendable, Hashable {
         /// The process started (`App.init`, `didFinishLaunching`).
-        case launch(Launch)
+        ///
+        /// Stored indirectly: launches are rare, and every event is then as
+        /// small as its other kinds need.
+        indirect case launch(Launch)
         /// The process is ending cleanly (`applicationWillTerminate`, or the app quit).
         case terminate(reason: String?)
+        /// The process was ended from outside, and who ended it is known
+        /// (trace format version 2). It ends the run of the event's ``Event/process``.
+        ///
+        /// - `reason`: `"user"` (swiped away in the app switcher, Force Quit),
+        ///   `"harness"` (XCUITest's `XCUIApplication.terminate()`, a test runner),
+        ///   `"debugger"` (Xcode's Stop button), `"watchdog"`, `"jetsam"` (the
+        ///   system reclaimed memory), `"crash"`, or any other string (kept as is).
+        /// - `signal`: the signal number, if known (`9` for `SIGKILL`).
+        /// - `by`: who recorded the kill, such as the test runner's name.
+        case kill(reason: String, signal: Int? = nil, by: String? = nil)
         /// A window of `scene` appeared; `value` is what a `WindowGroup(for:)` presents.
         case open(window: WindowID, scene: String, value: JSONValue? = nil, restored: Bool? = nil)
         /// The window is gone.
@@ -39,11 +68,23 @@ public struct Event: Sendable, Hashable {
         /// An app-delegate-adaptor or scene-delegate callback ran (name without the `application`/`scene` prefix).
         case delegate(callback: String, window: WindowID? = nil)
         /// The app changed a state key; `base` is the version the change was computed from.
-        case write(key: String, scope: StateScope, window: WindowID? = nil, base: UInt64? = nil)
+        ///
+        /// `document` (trace format version 2) names the document of a
+        /// ``StateScope/document`` key: its file URL or id. Without it, the
+        /// document is the one the writing window presents (its `open` value),
+        /// as a `DocumentGroup` window does.
+        case write(key: String, scope: StateScope, window: WindowID? = nil, base: UInt64? = nil, document: String? = nil)
         /// The app read a key; `version` is the version it observed.
-        case read(key: String, scope: StateScope, window: WindowID? = nil, version: UInt64? = nil)
+        /// `document` is as for ``write(key:scope:window:base:document:)``.
+        case read(key: String, scope: StateScope, window: WindowID? = nil, version: UInt64? = nil, document: String? = nil)
         /// State was persisted; `keys` narrows what it covers.
-        case save(keys: [String]? = nil, window: WindowID? = nil, store: String? = nil)
+        ///
+        /// A save that takes time (an async `ModelContext.save()`, a file
+        /// coordinator write) is recorded twice (trace format version 2): with
+        /// `stage: .begin` when it starts and `stage: .end` when it finishes,
+        /// paired by `id` (or, without ids, the latest open begin of the same
+        /// window and store). Without `stage` the save is instantaneous.
+        case save(keys: [String]? = nil, window: WindowID? = nil, store: String? = nil, stage: SaveStage? = nil, id: String? = nil)
         /// Work that should not run unseen started or stopped.
         case activity(name: String, state: ActivityState, window: WindowID? = nil)
         /// A note from the test session.
@@ -58,7 +99,10 @@ public struct Event: Sendable, Hashable {
         public var platform: Platform
         /// The app's scene declarations, in body order.
         public var scenes: [SceneDeclaration]
-        /// `"user"` (the default) or `"background"` (launched without UI).
+        /// Why the process started: `"user"` (the default), `"background"`
+        /// (launched without UI: a background fetch, a push, a location
+        /// update), or `"prewarm"` (iOS prewarming: the system ran the app
+        /// ahead of time, so it starts in the background). Other strings are kept.
         public var reason: String?
         /// The app's name or bundle id.
         public var app: String?
@@ -66,19 +110,35 @@ public struct Event: Sendable, Hashable {
         public var os: String?
         /// The app's build.
         public var build: String?
+        /// Whether the app was launched under a debugger, as with Xcode's Run
+        /// (trace format version 2). Xcode's Stop button ends such a run with
+        /// no chance to record it.
+        public var debugger: Bool?
+        /// The test runner that launched the app, such as `"xcuitest"`
+        /// (trace format version 2).
+        public var harness: String?
+        /// The app's activation policy on macOS (`NSApplication.ActivationPolicy`),
+        /// trace format version 2; `nil` means ``ActivationPolicy/regular``.
+        public var activation: ActivationPolicy?
 
         /// Creates the fields of a launch.
-        public init(platform: Platform, scenes: [SceneDeclaration], reason: String? = nil, app: String? = nil, os: String? = nil, build: String? = nil) {
+        public init(platform: Platform, scenes: [SceneDeclaration], reason: String? = nil, app: String? = nil, os: String? = nil, build: String? = nil,
+                    debugger: Bool? = nil, harness: String? = nil, activation: ActivationPolicy? = nil) {
             self.platform = platform
             self.scenes = scenes
             self.reason = reason
             self.app = app
             self.os = os
             self.build = build
+            self.debugger = debugger
+            self.harness = harness
+            self.activation = activation
         }
 
         /// Whether the app was launched without UI (`reason: "background"`).
         public var isBackgroundLaunch: Bool { reason == "background" }
+        /// Whether the system prewarmed the app (`reason: "prewarm"`).
+        public var isPrewarm: Bool { reason == "prewarm" }
     }
 
     /// The kind's name as written in the `event` field.
@@ -86,6 +146,7 @@ public struct Event: Sendable, Hashable {
         switch kind {
         case .launch: return "launch"
         case .terminate: return "terminate"
+        case .kill: return "kill"
         case .open: return "open"
         case .dismiss: return "dismiss"
         case .phase: return "phase"
@@ -103,10 +164,10 @@ public struct Event: Sendable, Hashable {
     public var window: WindowID? {
         switch kind {
         case .open(let w, _, _, _), .dismiss(let w, _): return w
-        case .phase(_, let w), .delegate(_, let w), .write(_, _, let w, _), .read(_, _, let w, _),
-             .save(_, let w, _), .activity(_, _, let w):
+        case .phase(_, let w), .delegate(_, let w), .write(_, _, let w, _, _), .read(_, _, let w, _, _),
+             .save(_, let w, _, _, _), .activity(_, _, let w):
             return w
-        case .launch, .terminate, .mark, .unknown: return nil
+        case .launch, .terminate, .kill, .mark, .unknown: return nil
         }
     }
 }

@@ -16,6 +16,37 @@ public enum StateScope: String, Sendable, Hashable, CaseIterable {
     case app
     /// A model object that several windows read and write.
     case shared
+    /// One value for every process of the app (trace format version 2): a key
+    /// in an App Group store, such as `UserDefaults(suiteName: "group.…")`, a
+    /// file in the shared container, or a SwiftData store there, which the
+    /// app, its widgets and its extensions all read and write.
+    case group
+    /// A key of one document (trace format version 2), shared by every window
+    /// that shows the document, as with `DocumentGroup`. The write or read
+    /// names the document in its `document` field, or else the document is
+    /// the one its window presents.
+    case document
+}
+
+/// An app's activation policy on macOS (`NSApplication.ActivationPolicy`),
+/// the `activation` field of a `launch` (trace format version 2).
+public enum ActivationPolicy: String, Sendable, Hashable, CaseIterable {
+    /// An ordinary app with a Dock icon and a menu bar (the default).
+    case regular
+    /// No Dock icon, but it can show windows: a `MenuBarExtra` app (`LSUIElement`).
+    case accessory
+    /// No Dock icon and no windows of its own: an agent or a helper.
+    case prohibited
+}
+
+/// Where a save that takes time is (the `stage` field of a `save`, trace
+/// format version 2).
+public enum SaveStage: String, Sendable, Hashable, CaseIterable {
+    /// The save started; the keys it covers are saved at the versions they
+    /// have now, once the matching ``end`` arrives.
+    case begin
+    /// The save finished.
+    case end
 }
 
 /// The platform a run was launched on.
@@ -36,12 +67,16 @@ public enum Platform: String, Sendable, Hashable, CaseIterable {
     case visionOS
 }
 
-/// Whether an ``Event/Kind/activity(name:state:window:)`` started or stopped.
+/// Whether an ``Event/Kind/activity(name:state:window:)`` started, stopped, or expired.
 public enum ActivityState: String, Sendable, Hashable, CaseIterable {
     /// The work began.
     case start
     /// The work ended.
     case stop
+    /// The system's expiration handler ran (trace format version 2): the
+    /// handler of `beginBackgroundTask(expirationHandler:)`, called when the
+    /// app's background time is up. It stops the activity.
+    case expire
 }
 
 /// The kind of a scene declaration in an `App`'s `body`.

@@ -27,7 +27,7 @@ import Dispatch
 ///
 /// A sink that continues an existing trace continues its `t`: the first new
 /// event's time is the sink's ``RecordingSink/lastTime`` plus the time since
-/// the recorder started. A new ``launch(platform:scenes:reason:app:os:build:)``
+/// the recorder started. A new ``launch(platform:scenes:reason:app:os:build:debugger:harness:activation:process:)``
 /// starts a new run.
 public final class LifecycleRecorder: Sendable {
     /// When recorded events reach the disk.
@@ -95,12 +95,34 @@ public final class LifecycleRecorder: Sendable {
     // MARK: One call per event kind
 
     /// Records a `launch`: the process started. Starts a new run.
-    public func launch(platform: Platform, scenes: [SceneDeclaration], reason: String? = nil, app: String? = nil, os: String? = nil, build: String? = nil) {
-        record(.launch(Event.Launch(platform: platform, scenes: scenes, reason: reason, app: app, os: os, build: build)))
+    ///
+    /// - Parameters:
+    ///   - reason: `"user"`, `"background"`, `"prewarm"` (iOS prewarming), or another string.
+    ///   - debugger: whether the app runs under a debugger (Xcode's Run); version 2.
+    ///   - harness: the test runner that launched the app (`"xcuitest"`); version 2.
+    ///   - activation: the macOS activation policy; version 2.
+    ///   - process: the process that started; `nil` for the main app; version 2.
+    public func launch(platform: Platform, scenes: [SceneDeclaration], reason: String? = nil, app: String? = nil, os: String? = nil, build: String? = nil,
+                       debugger: Bool? = nil, harness: String? = nil, activation: ActivationPolicy? = nil, process: String? = nil) {
+        record(.launch(Event.Launch(platform: platform, scenes: scenes, reason: reason, app: app, os: os, build: build,
+                                    debugger: debugger, harness: harness, activation: activation)), process: process)
     }
 
     /// Records a clean `terminate`, and commits and syncs before returning.
     public func terminate(reason: String? = nil) { record(.terminate(reason: reason)) }
+
+    /// Records a `kill` (trace format version 2): the process was ended from
+    /// outside and who ended it is known, as when a test runner calls
+    /// `XCUIApplication.terminate()`. Commits and syncs before returning.
+    ///
+    /// - Parameters:
+    ///   - reason: `"user"`, `"harness"`, `"debugger"`, `"watchdog"`, `"jetsam"`, `"crash"`, or another string.
+    ///   - signal: the signal number, if known (`9` for `SIGKILL`).
+    ///   - by: who records the kill, such as the runner's name.
+    ///   - process: the process that was killed; `nil` for the main app.
+    public func kill(reason: String, signal: Int? = nil, by: String? = nil, process: String? = nil) {
+        record(.kill(reason: reason, signal: signal, by: by), process: process)
+    }
 
     /// Records that a window of `scene` appeared.
     public func open(window: WindowID, scene: String, value: JSONValue? = nil, restored: Bool? = nil) {
@@ -118,18 +140,29 @@ public final class LifecycleRecorder: Sendable {
     public func delegate(_ callback: String, window: WindowID? = nil) { record(.delegate(callback: callback, window: window)) }
 
     /// Records a change of a state key.
-    public func write(key: String, scope: StateScope, window: WindowID? = nil, base: UInt64? = nil) {
-        record(.write(key: key, scope: scope, window: window, base: base))
+    ///
+    /// - Parameter document: for a ``StateScope/document`` key, the document's
+    ///   file URL or id; without it, the document the window presents.
+    public func write(key: String, scope: StateScope, window: WindowID? = nil, base: UInt64? = nil, document: String? = nil) {
+        record(.write(key: key, scope: scope, window: window, base: base, document: document))
     }
 
     /// Records a read of a state key.
-    public func read(key: String, scope: StateScope, window: WindowID? = nil, version: UInt64? = nil) {
-        record(.read(key: key, scope: scope, window: window, version: version))
+    ///
+    /// - Parameter document: for a ``StateScope/document`` key, the document's
+    ///   file URL or id; without it, the document the window presents.
+    public func read(key: String, scope: StateScope, window: WindowID? = nil, version: UInt64? = nil, document: String? = nil) {
+        record(.read(key: key, scope: scope, window: window, version: version, document: document))
     }
 
     /// Records that state was persisted.
-    public func save(keys: [String]? = nil, window: WindowID? = nil, store: String? = nil) {
-        record(.save(keys: keys, window: window, store: store))
+    ///
+    /// - Parameters:
+    ///   - stage: `.begin` when a save that takes time starts, `.end` when it
+    ///     finishes; `nil` for a save that is done when recorded.
+    ///   - id: pairs a `.begin` with its `.end`.
+    public func save(keys: [String]? = nil, window: WindowID? = nil, store: String? = nil, stage: SaveStage? = nil, id: String? = nil) {
+        record(.save(keys: keys, window: window, store: store, stage: stage, id: id))
     }
 
     /// Records that work that should not run unseen started or stopped.
@@ -141,12 +174,14 @@ public final class LifecycleRecorder: Sendable {
     public func mark(_ label: String) { record(.mark(label: label)) }
 
     /// Records any event kind, with extra fields.
-    public func record(_ kind: Event.Kind, extraFields: [JSONMember] = []) {
+    ///
+    /// - Parameter process: the process the event is about; `nil` for the main app.
+    public func record(_ kind: Event.Kind, process: String? = nil, extraFields: [JSONMember] = []) {
         let now = baseTime + max(0, clock() - origin)
         let next = state.withLock { s -> NextStep in
             guard !s.closed else { return .closed }
             s.lastT = max(s.lastT, now)  // t never goes backwards, whatever the clock does
-            s.pending.append(Event(t: s.lastT, kind, extraFields: extraFields))
+            s.pending.append(Event(t: s.lastT, kind, process: process, extraFields: extraFields))
             guard case .batched(_, let maxEvents) = durability else { return .commitNow }
             if s.pending.count >= maxEvents, !s.commitQueued {
                 s.commitQueued = true
@@ -160,7 +195,7 @@ public final class LifecycleRecorder: Sendable {
         // The app is about to be suspended or to end: commit before returning.
         var urgent = next == .commitNow
         switch kind {
-        case .terminate, .phase(.background, _), .delegate("willTerminate", _): urgent = true
+        case .terminate, .kill, .phase(.background, _), .delegate("willTerminate", _): urgent = true
         default: break
         }
         if urgent {
