@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "LifecycleLog", targets: ["LifecycleLog"]),
         // The SwiftUI glue: one modifier per window; builds where SwiftUI exists.
         .library(name: "LifecycleLogSwiftUI", targets: ["LifecycleLogSwiftUI"]),
+        // For UI-test targets: XCUIApplication.terminate(recordingTo:) and friends.
+        .library(name: "LifecycleLogXCUITest", targets: ["LifecycleLogXCUITest"]),
         .library(name: "LifecycleLogTesting", targets: ["LifecycleLogTesting"]),
         .executable(name: "replay", targets: ["replay"]),
     ],
@@ -37,6 +39,10 @@ let package = Package(
         ),
         .target(
             name: "LifecycleLogSwiftUI",
+            dependencies: ["LifecycleLogRecorder"]
+        ),
+        .target(
+            name: "LifecycleLogXCUITest",
             dependencies: ["LifecycleLogRecorder"]
         ),
         .target(
