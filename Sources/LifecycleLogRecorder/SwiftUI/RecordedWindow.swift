@@ -100,20 +100,20 @@ public final class RecordedWindow: Sendable {
 
     // MARK: State keys of this window
 
-    /// Records a change of `key` by this window (``LifecycleRecorder/write(key:scope:window:base:)``).
+    /// Records a change of `key` by this window (``LifecycleRecorder/write(key:scope:window:base:document:)``).
     /// A `scene` key needs the window's id: before it is known, nothing is recorded.
     public func write(key: String, scope: StateScope, base: UInt64? = nil) {
         guard let id = idFor(scope) else { return }
         scenes.recorder.write(key: key, scope: scope, window: id, base: base)
     }
 
-    /// Records a read of `key` by this window (``LifecycleRecorder/read(key:scope:window:version:)``).
+    /// Records a read of `key` by this window (``LifecycleRecorder/read(key:scope:window:version:document:)``).
     public func read(key: String, scope: StateScope, version: UInt64? = nil) {
         guard let id = idFor(scope) else { return }
         scenes.recorder.read(key: key, scope: scope, window: id, version: version)
     }
 
-    /// Records that this window's state was persisted (``LifecycleRecorder/save(keys:window:store:)``).
+    /// Records that this window's state was persisted (``LifecycleRecorder/save(keys:window:store:stage:id:)``).
     public func save(keys: [String]? = nil, store: String? = nil) {
         scenes.recorder.save(keys: keys, window: id, store: store)
     }
