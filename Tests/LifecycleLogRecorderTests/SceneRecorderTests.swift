@@ -108,6 +108,20 @@ import Testing
         ])
     }
 
+    @Test func documentKeysAndAsynchronousSavesNameTheWindow() {
+        let (scenes, sink) = make()
+        let window = scenes.newWindow()
+        window.appear(scene: "doc", stored: nil)
+        window.write(key: "text", scope: .document, document: "file:///a.txt")
+        window.save(stage: .begin, id: "s1")
+        window.save(stage: .end, id: "s1")
+        #expect(kinds(sink).dropFirst() == [
+            .write(key: "text", scope: .document, window: "id1", document: "file:///a.txt"),
+            .save(window: "id1", stage: .begin, id: "s1"),
+            .save(window: "id1", stage: .end, id: "s1"),
+        ])
+    }
+
     @Test func anExplicitDismissThenTheViewsEndRecordsOneDismiss() {
         let (scenes, sink) = make()
         var window: RecordedWindow? = scenes.newWindow()

@@ -102,20 +102,22 @@ public final class RecordedWindow: Sendable {
 
     /// Records a change of `key` by this window (``LifecycleRecorder/write(key:scope:window:base:document:)``).
     /// A `scene` key needs the window's id: before it is known, nothing is recorded.
-    public func write(key: String, scope: StateScope, base: UInt64? = nil) {
+    /// A `document` key names its document, or is the document this window's `open` value presents.
+    public func write(key: String, scope: StateScope, base: UInt64? = nil, document: String? = nil) {
         guard let id = idFor(scope) else { return }
-        scenes.recorder.write(key: key, scope: scope, window: id, base: base)
+        scenes.recorder.write(key: key, scope: scope, window: id, base: base, document: document)
     }
 
     /// Records a read of `key` by this window (``LifecycleRecorder/read(key:scope:window:version:document:)``).
-    public func read(key: String, scope: StateScope, version: UInt64? = nil) {
+    public func read(key: String, scope: StateScope, version: UInt64? = nil, document: String? = nil) {
         guard let id = idFor(scope) else { return }
-        scenes.recorder.read(key: key, scope: scope, window: id, version: version)
+        scenes.recorder.read(key: key, scope: scope, window: id, version: version, document: document)
     }
 
     /// Records that this window's state was persisted (``LifecycleRecorder/save(keys:window:store:stage:id:)``).
-    public func save(keys: [String]? = nil, store: String? = nil) {
-        scenes.recorder.save(keys: keys, window: id, store: store)
+    /// An asynchronous save records `stage` `.begin` and then `.end`, with one `id`.
+    public func save(keys: [String]? = nil, store: String? = nil, stage: SaveStage? = nil, id saveID: String? = nil) {
+        scenes.recorder.save(keys: keys, window: id, store: store, stage: stage, id: saveID)
     }
 
     /// Records that work of this window started or stopped (``LifecycleRecorder/activity(_:_:window:)``).
