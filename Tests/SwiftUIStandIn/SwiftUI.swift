@@ -30,7 +30,7 @@ public struct ViewBuilder {
     public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
 }
 
-/// https://developer.apple.com/documentation/swiftui/never (`extension Never: View`)
+/// https://developer.apple.com/documentation/swift/never (SwiftUI adds `extension Never: View`)
 extension Never: View {
     public typealias Body = Never
     public var body: Never { fatalError() }
@@ -143,7 +143,7 @@ public struct EnvironmentValues {
     /// https://developer.apple.com/documentation/swiftui/environmentvalues/init()
     public init() {}
 
-    /// https://developer.apple.com/documentation/swiftui/environmentvalues/subscript(_:)-1oxv2
+    /// https://developer.apple.com/documentation/swiftui/environmentvalues/subscript(_:) (the `EnvironmentKey` overload)
     /// `subscript<K>(key: K.Type) -> K.Value where K : EnvironmentKey { get set }`
     public subscript<K>(key: K.Type) -> K.Value where K: EnvironmentKey {
         get { K.defaultValue }
@@ -162,7 +162,7 @@ public struct EnvironmentValues {
 /// `@frozen @propertyWrapper struct Environment<Value>`
 @frozen @propertyWrapper
 public struct Environment<Value>: DynamicProperty {
-    /// https://developer.apple.com/documentation/swiftui/environment/init(_:)-8slkf
+    /// https://developer.apple.com/documentation/swiftui/environment/init(_:) (the key-path overload)
     /// `init(_ keyPath: KeyPath<EnvironmentValues, Value>)`
     public init(_ keyPath: KeyPath<EnvironmentValues, Value>) {
         self.keyPath = keyPath
@@ -189,7 +189,7 @@ public enum ScenePhase: Comparable, Hashable, Sendable {
 @frozen @propertyWrapper
 public struct SceneStorage<Value>: DynamicProperty {
     private let initial: Value
-    /// https://developer.apple.com/documentation/swiftui/scenestorage/init(_:)-8ixmw
+    /// https://developer.apple.com/documentation/swiftui/scenestorage/init(_:) (the overload `where Value == String?`)
     /// `init(_ key: String) where Value == String?`
     public init(_ key: String) where Value == String? { initial = nil }
     /// https://developer.apple.com/documentation/swiftui/scenestorage/wrappedvalue
