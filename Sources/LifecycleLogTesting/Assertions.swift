@@ -20,6 +20,7 @@ import LifecycleLog
 /// - Parameters:
 ///   - path: a `.lmdb` trace file or a `.jsonl` trace.
 ///   - configuration: the rules to run, as `replay --rules` sets them.
+///   - customRules: the app's own rules, run beside the catalogue's (see `LifecycleRule`).
 ///   - fileID: the file the assertion is written in; leave the default.
 ///   - filePath: the file the assertion is written in; leave the default.
 ///   - line: the line of the assertion; leave the default.
@@ -27,9 +28,10 @@ import LifecycleLog
 public func assertNoFindings(
     inTrace path: String,
     configuration: RuleConfiguration = RuleConfiguration(),
+    customRules: [any LifecycleRule] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
-    check(path, expected: [], configuration: configuration,
+    check(path, expected: [], configuration: configuration, customRules: customRules,
           at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
@@ -52,6 +54,7 @@ public func assertNoFindings(
 ///   - path: a `.lmdb` trace file or a `.jsonl` trace.
 ///   - expected: the findings replay should report, and no others.
 ///   - configuration: the rules to run, as `replay --rules` sets them.
+///   - customRules: the app's own rules, run beside the catalogue's (see `LifecycleRule`).
 ///   - fileID: the file the assertion is written in; leave the default.
 ///   - filePath: the file the assertion is written in; leave the default.
 ///   - line: the line of the assertion; leave the default.
@@ -60,9 +63,10 @@ public func assertFindings(
     inTrace path: String,
     _ expected: [ExpectedFinding],
     configuration: RuleConfiguration = RuleConfiguration(),
+    customRules: [any LifecycleRule] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
-    check(path, expected: expected, configuration: configuration,
+    check(path, expected: expected, configuration: configuration, customRules: customRules,
           at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
@@ -80,6 +84,7 @@ public func assertFindings(
 /// - Parameters:
 ///   - recorder: the recorder; its events are committed before the replay.
 ///   - configuration: the rules to run, as `replay --rules` sets them.
+///   - customRules: the app's own rules, run beside the catalogue's (see `LifecycleRule`).
 ///   - fileID: the file the assertion is written in; leave the default.
 ///   - filePath: the file the assertion is written in; leave the default.
 ///   - line: the line of the assertion; leave the default.
@@ -87,22 +92,24 @@ public func assertFindings(
 public func assertNoFindings(
     in recorder: LifecycleRecorder,
     configuration: RuleConfiguration = RuleConfiguration(),
+    customRules: [any LifecycleRule] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
-    check(recorder, expected: [], configuration: configuration,
+    check(recorder, expected: [], configuration: configuration, customRules: customRules,
           at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
 /// Flushes `recorder`, then fails the current test unless replaying what it
 /// has recorded finds exactly `expected`.
 ///
-/// See ``assertFindings(inTrace:_:configuration:fileID:filePath:line:column:)``
+/// See ``assertFindings(inTrace:_:configuration:customRules:fileID:filePath:line:column:)``
 /// for how findings are matched and how a difference reads.
 ///
 /// - Parameters:
 ///   - recorder: the recorder; its events are committed before the replay.
 ///   - expected: the findings replay should report, and no others.
 ///   - configuration: the rules to run, as `replay --rules` sets them.
+///   - customRules: the app's own rules, run beside the catalogue's (see `LifecycleRule`).
 ///   - fileID: the file the assertion is written in; leave the default.
 ///   - filePath: the file the assertion is written in; leave the default.
 ///   - line: the line of the assertion; leave the default.
@@ -111,24 +118,27 @@ public func assertFindings(
     in recorder: LifecycleRecorder,
     _ expected: [ExpectedFinding],
     configuration: RuleConfiguration = RuleConfiguration(),
+    customRules: [any LifecycleRule] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
-    check(recorder, expected: expected, configuration: configuration,
+    check(recorder, expected: expected, configuration: configuration, customRules: customRules,
           at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
-private func check(_ recorder: LifecycleRecorder, expected: [ExpectedFinding], configuration: RuleConfiguration, at site: CallSite) {
+private func check(_ recorder: LifecycleRecorder, expected: [ExpectedFinding], configuration: RuleConfiguration, customRules: [any LifecycleRule],
+                   at site: CallSite) {
     do {
         try recorder.flush()
     } catch {
         TestFailure.record("\(recorder.path): could not commit the recorded events before replaying them: \(error)", at: site)
         return
     }
-    check(recorder.path, expected: expected, configuration: configuration, at: site)
+    check(recorder.path, expected: expected, configuration: configuration, customRules: customRules, at: site)
 }
 
-private func check(_ path: String, expected: [ExpectedFinding], configuration: RuleConfiguration, at site: CallSite) {
-    guard var failure = failureMessage(trace: path, expected: expected, configuration: configuration) else { return }
+private func check(_ path: String, expected: [ExpectedFinding], configuration: RuleConfiguration, customRules: [any LifecycleRule],
+                   at site: CallSite) {
+    guard var failure = failureMessage(trace: path, expected: expected, configuration: configuration, customRules: customRules) else { return }
     if !TestFailure.inSwiftTesting, let timeline = TraceAttachments.writeTimeline(beside: path, configuration: configuration) {
         // XCTest has no attachments outside Apple's platforms: the timeline goes beside the trace.
         failure += "\nThe timeline of this trace, written for this failure: \(timeline) (open it in a browser)"
@@ -139,10 +149,11 @@ private func check(_ path: String, expected: [ExpectedFinding], configuration: R
 
 /// What an assertion on the trace at `path` reports: `nil` when it passes,
 /// else the failure message (the findings' difference, or why the trace could not be replayed).
-func failureMessage(trace path: String, expected: [ExpectedFinding], configuration: RuleConfiguration) -> String? {
+func failureMessage(trace path: String, expected: [ExpectedFinding], configuration: RuleConfiguration,
+                    customRules: [any LifecycleRule] = []) -> String? {
     let report: ReplayReport
     do {
-        report = try Replayer.replay(path, configuration: configuration)
+        report = try Replayer.replay(path, configuration: configuration, customRules: customRules)
     } catch {
         return "could not replay the trace: \(error)"
     }

@@ -20,6 +20,27 @@ final class XCTestAssertionTests: XCTestCase {
             """)
     }
 
+    func testAnAppsOwnRulesFindingsAreAssertedLikeTheCatalogues() throws {
+        /// Shared state is written only from a window.
+        struct SharedWritesComeFromWindows: LifecycleRule {
+            let id = "shared-writes-from-windows"
+            mutating func observe(_ transition: LifecycleTransition, in context: inout LifecycleRuleContext) {
+                guard case .keyWritten(let key, .shared, nil, _, _) = transition else { return }
+                context.report("The app wrote \(key) outside any window.")
+            }
+        }
+        let folder = TemporaryFolder()
+        let buggy = try Session.trace("buggy.lmdb", in: folder, Session.recordTwoBugs)
+        let all = [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.custom("shared-writes-from-windows"), at: 6, severity: .error),
+                   ExpectedFinding(.unsavedAtExit, at: 7)]
+
+        XCTAssertNil(failureMessage(trace: buggy, expected: all, configuration: RuleConfiguration(), customRules: [SharedWritesComeFromWindows()]))
+        assertFindings(inTrace: buggy, all, customRules: [SharedWritesComeFromWindows()])  // must not fail this test
+        XCTAssertEqual(failureMessage(trace: buggy, expected: Array(all.dropFirst()), configuration: RuleConfiguration(),
+                                      customRules: [SharedWritesComeFromWindows()])?.contains("+ seq 5 [unsaved-dismiss]"), true)
+        XCTAssertEqual(failureMessage(trace: buggy, expected: all, configuration: RuleConfiguration())?.contains("− seq 6 [shared-writes-from-windows]"), true)
+    }
+
     func testExactFindingsPassWhenTheyAreExactlyThoseFoundAndFailOtherwise() throws {
         let folder = TemporaryFolder()
         let buggy = try Session.trace("buggy.lmdb", in: folder, Session.recordTwoBugs)

@@ -59,7 +59,12 @@ public struct LifecycleState: Sendable, Hashable {
 
 extension LifecycleReducer {
     /// The state after the last applied event.
-    public var state: LifecycleState {
+    public var state: LifecycleState { model.state(seq: lastSeq) }
+}
+
+extension LifecycleModel {
+    /// The state, as of the event `seq`.
+    func state(seq: UInt64) -> LifecycleState {
         let running = isRunning
         let openWindows = self.openWindows.sorted { $0.openSeq < $1.openSeq }.map { w in
             LifecycleState.Window(
@@ -77,7 +82,7 @@ extension LifecycleReducer {
             return LifecycleState.Key(scope: key.scope, name: names[key.name], version: k.version, savedVersion: k.saved)
         }
         return LifecycleState(
-            seq: lastSeq, run: run.number, platform: hasRun ? run.platform : nil, isRunning: running,
+            seq: seq, run: run.number, platform: hasRun ? run.platform : nil, isRunning: running,
             appPhase: running ? appPhase : nil, appLevelPhase: running ? run.appLevelPhase : nil,
             windows: running ? openWindows : [], keys: keys,
             activities: running ? run.appActivities.keys.map { names[$0] }.sorted() : [])

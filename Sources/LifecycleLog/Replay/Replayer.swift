@@ -64,12 +64,15 @@ public enum Replayer {
     /// - Parameters:
     ///   - path: a `.lmdb` trace file, or a `.jsonl` trace (read directly, nothing written).
     ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
+    ///   - customRules: an app's own rules, run beside the catalogue's (see ``LifecycleRule``).
     ///   - progress: called with the number of events replayed so far, every 65,536 events.
-    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace.
+    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace, and
+    ///   `invalidArgument` when two of `customRules` share an id or one has a catalogue id.
     public static func replay(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
+                              customRules: [any LifecycleRule] = [],
                               progress: ((UInt64) -> Void)? = nil) throws -> ReplayReport {
         var findings: [Finding] = []
-        var report = try replay(path, configuration: configuration, progress: progress) { findings.append($0) }
+        var report = try replay(path, configuration: configuration, customRules: customRules, progress: progress) { findings.append($0) }
         report.findings = findings
         return report
     }
@@ -78,11 +81,22 @@ public enum Replayer {
     /// soon as it is final, in report order (seq, then rule). Memory stays
     /// that of the reducer's state, however many findings the trace has.
     ///
+    /// - Parameters:
+    ///   - path: a `.lmdb` trace file, or a `.jsonl` trace (read directly, nothing written).
+    ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
+    ///   - customRules: an app's own rules, run beside the catalogue's (see ``LifecycleRule``).
+    ///   - progress: called with the number of events replayed so far, every 65,536 events.
+    ///   - onFinding: called with each finding once it is final.
     /// - Returns: the report's counts; its ``ReplayReport/findings`` is empty.
-    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace, or what `onFinding` throws.
+    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace, or what `onFinding` throws;
+    ///   `invalidArgument` when two of `customRules` share an id or one has a catalogue id.
     public static func replay(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
+                              customRules: [any LifecycleRule] = [],
                               progress: ((UInt64) -> Void)? = nil, onFinding: (Finding) throws -> Void) throws -> ReplayReport {
-        var reducer = LifecycleReducer(configuration: configuration)
+        if let problem = CustomRules.problem(with: customRules) { throw LifecycleLogError(.invalidArgument, problem) }
+        var reducer = customRules.isEmpty
+            ? LifecycleReducer(configuration: configuration)
+            : LifecycleReducer(configuration: configuration, customRules: customRules)
         var errors = 0, warnings = 0
         func hand(_ findings: [Finding]) throws {
             for f in findings {
@@ -116,7 +130,7 @@ public enum Replayer {
                 var seq = batch.firstSeq
                 for event in batch.events {
                     reducer.apply(seq: seq, event, extras: batch.extras)
-                    if !reducer.settled.isEmpty { try hand(reducer.takeSettledFindings()) }
+                    if reducer.hasSettled { try hand(reducer.takeSettledFindings()) }
                     if let progress, seq & 0xFFFF == 0 { progress(seq) }
                     seq += 1
                 }

@@ -51,8 +51,9 @@ extension ReportRenderer {
     public static func sarifResult(_ f: Finding, trace: String, fingerprints: inout FindingFingerprints) -> String {
         var out: [UInt8] = []
         func raw(_ s: String) { out.append(contentsOf: s.utf8) }
-        // `!`: every rule is in the catalogue.
-        raw("{\"ruleId\":\"\(f.rule.rawValue)\",\"ruleIndex\":\(Rule.allCases.sorted().firstIndex(of: f.rule)!),\"level\":\"\(f.severity.rawValue)\",\"message\":{\"text\":")
+        // An app's own rule (Rule.custom) is not among the tool's rules: it has an id and no index.
+        let index = Rule.allCases.sorted().firstIndex(of: f.rule).map { ",\"ruleIndex\":\($0)" } ?? ""
+        raw("{\"ruleId\":\"\(f.rule.rawValue)\"\(index),\"level\":\"\(f.severity.rawValue)\",\"message\":{\"text\":")
         JSONWriter.writeString("seq \(f.seq): \(f.message)", into: &out)
         raw("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":")
         JSONWriter.writeString(trace, into: &out)

@@ -9,48 +9,93 @@ public enum Severity: String, Sendable, Hashable, CaseIterable, Comparable {
     public static func < (a: Severity, b: Severity) -> Bool { a == .warning && b == .error }
 }
 
-/// A rule of the catalogue (`rules.md`), named as the spec names it.
-public enum Rule: String, Sendable, Hashable, CaseIterable, Comparable {
+/// A rule of the catalogue (`rules.md`), named as the spec names it, or an
+/// app's own rule (``custom(_:)``, see ``LifecycleRule``).
+public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable {
     /// `missed-background-save` (error): unsaved state went to the background and no save followed there.
-    case missedBackgroundSave = "missed-background-save"
+    case missedBackgroundSave
     /// `unsaved-dismiss` (error): a window was dismissed with unsaved scene state.
-    case unsavedDismiss = "unsaved-dismiss"
+    case unsavedDismiss
     /// `unsaved-at-exit` (error): the process ended, by a quit or a kill, with unsaved state.
-    case unsavedAtExit = "unsaved-at-exit"
+    case unsavedAtExit
     /// `lost-update` (error): a write overwrote another writer's change that it never saw.
-    case lostUpdate = "lost-update"
+    case lostUpdate
     /// `duplicate-window` (error): a second window of a single-instance scene, or for the same value.
-    case duplicateWindow = "duplicate-window"
+    case duplicateWindow
     /// `undeclared-scene` (error): a window of a scene the launch did not declare, or a value for a scene declared without `for`.
-    case undeclaredScene = "undeclared-scene"
+    case undeclaredScene
     /// `unknown-window` (error): an event names a window that is not open, or reuses an open window's id.
-    case unknownWindow = "unknown-window"
+    case unknownWindow
     /// `event-before-launch` (error): an event before the first launch or after terminate.
-    case eventBeforeLaunch = "event-before-launch"
+    case eventBeforeLaunch
     /// `unsupported-scene` (warning): a scene kind the platform does not have.
-    case unsupportedScene = "unsupported-scene"
+    case unsupportedScene
     /// `phase-skip` (warning): a phase change skipped inactive, which UIKit always passes through.
-    case phaseSkip = "phase-skip"
+    case phaseSkip
     /// `unclean-exit` (warning): a run ended in the foreground without terminate, likely a crash.
-    case uncleanExit = "unclean-exit"
+    case uncleanExit
     /// `slow-launch` (warning): the app took longer than the watchdog limit to become active.
-    case slowLaunch = "slow-launch"
+    case slowLaunch
     /// `activity-in-background` (warning): work (a timer, animation, audio) kept running in the background.
-    case activityInBackground = "activity-in-background"
+    case activityInBackground
     /// `app-phase-mismatch` (warning): the app-level phase disagrees with its windows' phases.
-    case appPhaseMismatch = "app-phase-mismatch"
+    case appPhaseMismatch
     /// `scene-storage-lost` (warning): a restored window read its scene storage as empty.
-    case sceneStorageLost = "scene-storage-lost"
+    case sceneStorageLost
     /// `unknown-event` (warning): an event kind this version does not know.
-    case unknownEvent = "unknown-event"
+    case unknownEvent
     /// `kill-exposure` (warning, only with ``RuleConfiguration/explore``): what-if, a kill while inactive or in the background would lose unsaved state.
-    case killExposure = "kill-exposure"
+    case killExposure
 
-    /// The severity the catalogue gives the rule.
+    /// A rule of an app's own (a ``LifecycleRule``), by its ``LifecycleRule/id``.
+    case custom(String)
+
+    /// The catalogue's rules, in the catalogue's order (``custom(_:)`` rules are not among them).
+    public static let allCases: [Rule] = [
+        .missedBackgroundSave, .unsavedDismiss, .unsavedAtExit, .lostUpdate, .duplicateWindow, .undeclaredScene,
+        .unknownWindow, .eventBeforeLaunch, .unsupportedScene, .phaseSkip, .uncleanExit, .slowLaunch,
+        .activityInBackground, .appPhaseMismatch, .sceneStorageLost, .unknownEvent, .killExposure,
+    ]
+
+    /// The catalogue rule whose id is `rawValue`; `nil` for any other string (an app's own rule is
+    /// made with ``custom(_:)``, never found by id).
+    public init?(rawValue: String) {
+        guard let rule = Rule.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = rule
+    }
+
+    /// The rule's id, as `rules.md` spells it (for ``custom(_:)``, the app's id).
+    public var rawValue: String {
+        switch self {
+        case .missedBackgroundSave: return "missed-background-save"
+        case .unsavedDismiss: return "unsaved-dismiss"
+        case .unsavedAtExit: return "unsaved-at-exit"
+        case .lostUpdate: return "lost-update"
+        case .duplicateWindow: return "duplicate-window"
+        case .undeclaredScene: return "undeclared-scene"
+        case .unknownWindow: return "unknown-window"
+        case .eventBeforeLaunch: return "event-before-launch"
+        case .unsupportedScene: return "unsupported-scene"
+        case .phaseSkip: return "phase-skip"
+        case .uncleanExit: return "unclean-exit"
+        case .slowLaunch: return "slow-launch"
+        case .activityInBackground: return "activity-in-background"
+        case .appPhaseMismatch: return "app-phase-mismatch"
+        case .sceneStorageLost: return "scene-storage-lost"
+        case .unknownEvent: return "unknown-event"
+        case .killExposure: return "kill-exposure"
+        case .custom(let id): return id
+        }
+    }
+
+    /// The severity the catalogue gives the rule (an app's own rule: ``Severity/error``; its
+    /// ``LifecycleRule/severity`` is what it reports at).
     public var defaultSeverity: Severity {
         switch self {
         case .missedBackgroundSave, .unsavedDismiss, .unsavedAtExit, .lostUpdate, .duplicateWindow,
              .undeclaredScene, .unknownWindow, .eventBeforeLaunch:
+            return .error
+        case .custom:
             return .error
         default:
             return .warning
@@ -80,6 +125,7 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .sceneStorageLost: return "A restored window read its scene storage as empty."
         case .unknownEvent: return "An event kind this version does not know."
         case .killExposure: return "What-if: a kill while inactive or in the background would lose unsaved state."
+        case .custom(let id): return "The app's own rule \(id)."
         }
     }
 }

@@ -86,7 +86,7 @@ struct Seen: Hashable {
 }
 
 /// What one writer (a window, or the app) has seen of the `app` and `shared`
-/// keys, by the keys' positions in ``LifecycleReducer/sharedKeys``.
+/// keys, by the keys' positions in ``LifecycleModel/sharedKeys``.
 struct SeenVersions {
     /// The versions when the writer appeared (window open, or launch): what it has seen until it reads or writes.
     var atStart: [UInt64]
@@ -113,7 +113,7 @@ struct PendingSave {
 /// The identity a later `restored: true` window of the same scene finds an
 /// earlier one by: scene and value, or scene and window id with no value.
 /// Packed in one number: the scene, then the value (by its number in
-/// ``LifecycleReducer/valueNumbers``) or the window id, and which of the two.
+/// ``LifecycleModel/valueNumbers``) or the window id, and which of the two.
 struct RestorationIdentity: Hashable {
     var bits: UInt64
 
@@ -138,7 +138,7 @@ struct OpenWindow {
     /// Running activities, by name, with the seq that started them.
     var activities = NameMap<UInt64>()
     var pendingBackground: PendingSave?
-    /// Its position in ``LifecycleReducer/restorations`` (found once, at open).
+    /// Its position in ``LifecycleModel/restorations`` (found once, at open).
     var restorationSlot: Int
 
     func sceneKeyRef(_ name: Name) -> KeyRef { KeyRef(scope: .scene, name: name, instance: instance, window: id) }
@@ -198,7 +198,7 @@ struct DeclaredScene {
 }
 
 /// One process lifetime, from a `launch` to the next `launch` or the end of the trace.
-/// Before the first launch the reducer holds ``none``, run number 0.
+/// Before the first launch the model holds ``none``, run number 0.
 struct RunState {
     var number: Int = 0
     var launchSeq: UInt64 = 0
@@ -215,7 +215,8 @@ struct RunState {
     var appActivities = NameMap<UInt64>()
     var everActive = false
     var pendingApp: PendingSave?
-    var reportedByMissedSave: Set<KeyRef> = []
+    /// Keys whose background save this run missed (`missed-background-save` names them; `unsaved-at-exit` does not again).
+    var missedInBackground: Set<KeyRef> = []
     var terminateSeq: UInt64?
     var lastSeq: UInt64 = 0
 
@@ -244,15 +245,8 @@ struct RunState {
         appActivities.removeAll()
         everActive = false
         pendingApp = nil
-        reportedByMissedSave.removeAll(keepingCapacity: true)
+        missedInBackground.removeAll(keepingCapacity: true)
         terminateSeq = nil
         lastSeq = launchSeq
     }
-}
-
-/// A stretch of events during which a kill would have lost unsaved state (`--explore`).
-struct ExposureStretch {
-    var firstSeq: UInt64
-    var lastSeq: UInt64
-    var keys: Set<KeyRef>
 }

@@ -1,0 +1,269 @@
+/// What a trace says happened, rebuilt one event at a time: runs, declared
+/// scenes, open windows with their scene, value and phase, the app-level and
+/// aggregate app phases, activities, and key versions (each writer's last seen
+/// version, saved versions, restorations).
+///
+/// The model keeps no rule's state and makes no finding. Applying an event, it
+/// tells the rules (a ``RuleSet``, passed in) what changed, as
+/// ``Transition``s, each at the moment it happens, with the model passed along
+/// read-only so that a rule can look at whatever else it needs. Its memory grows with open windows, keys and names,
+/// never with the number of events.
+struct LifecycleModel: Sendable {
+    /// The strings behind every ``Name`` below.
+    var names = NameTable()
+    /// The current (or last) run; ``RunState/none`` before the first launch. Not optional: reading
+    /// a field of an optional this large copies all of it.
+    var run = RunState.none
+    /// The number of runs (launches) seen.
+    var runCount = 0
+    /// Open windows, densely, in no particular order (sort before anything is reported).
+    var openWindows: [OpenWindow] = []
+    /// How many open windows have each phase of their own (the rest follow the app-level phase).
+    var ownPhaseCounts = PhaseCounts()
+    /// Storage for the windows one phase event sends into or out of the background, reused.
+    var crossingScratch: [(id: Name, intoBackground: Bool)] = []
+    /// Closed windows whose table storage ``addWindow`` reuses.
+    var closedWindows: [OpenWindow] = []
+    /// For each window id (a ``Name``), its position in ``openWindows``, or -1.
+    var windowSlots: [Int32] = []
+    /// Every `app` and `shared` key ever touched, densely.
+    var sharedKeys: [SharedKey] = []
+    /// The current version of each of ``sharedKeys``: copied (on write) into each window that opens.
+    var sharedVersions: [UInt64] = []
+    /// For each key name, its positions in ``sharedKeys`` as an `app` key (even slot) and a `shared` key (odd slot), or -1.
+    var sharedSlots: [Int32] = []
+    /// How many keys of the running process have unsaved changes.
+    var dirtyCount = 0
+    /// For each restoration identity, its position in ``restorations``.
+    var restorationSlots: [RestorationIdentity: Int] = [:]
+    /// A number for each distinct canonical window value, for ``RestorationIdentity``.
+    var valueNumbers: [String: UInt32] = [:]
+    /// The saved scene-key versions a later `restored: true` window of each
+    /// identity inherits. Windows keep their slot, so a save updates it in place.
+    var restorations: [NameMap<UInt64>] = []
+    var nextInstance = 1
+
+    // Sendable: every stored property is a value type of Sendable parts.
+
+    // MARK: Runs, windows and keys by name
+
+    /// Whether a run has started.
+    @inline(__always)
+    var hasRun: Bool { run.number > 0 }
+
+    /// Whether a process is running: launched and not terminated.
+    @inline(__always)
+    var isRunning: Bool { run.number > 0 && run.terminateSeq == nil }
+
+    /// The position in ``openWindows`` of the open window `id`.
+    @inline(__always)
+    func windowIndex(_ id: Name) -> Int? {
+        let i = Int(id)
+        guard i < windowSlots.count else { return nil }
+        let slot = windowSlots[i]
+        return slot >= 0 ? Int(slot) : nil
+    }
+
+    /// The lowest seq of a background save still undecided, or `mark` when that is lower.
+    @inline(__always)
+    func undecidedSaves(below mark: UInt64) -> UInt64 {
+        var mark = mark
+        if let pending = run.pendingApp { mark = min(mark, pending.seq) }
+        for i in openWindows.indices { if let pending = openWindows[i].pendingBackground?.seq { mark = min(mark, pending) } }
+        return mark
+    }
+
+    mutating func takeInstance() -> Int {
+        defer { nextInstance += 1 }
+        return nextInstance
+    }
+
+    /// Opens a window: a fresh ``OpenWindow`` whose tables reuse the storage
+    /// of a closed one when there is one (windows come and go all the time;
+    /// their tables need not be allocated and freed each time). Returns its position.
+    mutating func addWindow(instance: Int, id: Name, scene: Name, canonicalValue: String?, restored: Bool,
+                            openSeq: UInt64, restorationSlot: Int) -> Int {
+        let i = Int(id)
+        if i >= windowSlots.count { windowSlots.append(contentsOf: repeatElement(-1, count: i + 1 - windowSlots.count)) }
+        windowSlots[i] = Int32(openWindows.count)
+        ownPhaseCounts.add(nil, 1)
+        let seen = SeenVersions(atStart: sharedVersions, startSeq: openSeq)
+        if !closedWindows.isEmpty {
+            // Moved, then reset where it lies: no copy of its tables.
+            openWindows.append(closedWindows.removeLast())
+            openWindows[openWindows.count - 1].reopen(instance: instance, id: id, scene: scene, canonicalValue: canonicalValue, restored: restored,
+                                                      openSeq: openSeq, seen: seen, restorationSlot: restorationSlot)
+        } else {
+            openWindows.append(OpenWindow(instance: instance, id: id, scene: scene, canonicalValue: canonicalValue, restored: restored,
+                                          ownPhase: nil, openSeq: openSeq, seen: seen, restorationSlot: restorationSlot))
+        }
+        return openWindows.count - 1
+    }
+
+    /// At most this many closed windows keep their storage for reuse.
+    static let closedWindowsKept = 64
+
+    mutating func removeWindow(at index: Int) {
+        ownPhaseCounts.add(openWindows[index].ownPhase, -1)
+        windowSlots[Int(openWindows[index].id)] = -1
+        let last = openWindows.count - 1
+        if index != last {
+            openWindows.swapAt(index, last)
+            windowSlots[Int(openWindows[index].id)] = Int32(index)
+        }
+        let closed = openWindows.removeLast()
+        if closedWindows.count < Self.closedWindowsKept { closedWindows.append(closed) }
+    }
+
+    mutating func removeAllWindows() {
+        while !openWindows.isEmpty { removeWindow(at: openWindows.count - 1) }
+        ownPhaseCounts = PhaseCounts()
+    }
+
+    /// The position in ``sharedKeys`` of key `name` of `scope` (`app` or `shared`).
+    @inline(__always)
+    func sharedIndex(_ name: Name, _ scope: StateScope) -> Int? {
+        let i = Int(name) &* 2 &+ (scope == .shared ? 1 : 0)
+        guard i < sharedSlots.count else { return nil }
+        let slot = sharedSlots[i]
+        return slot >= 0 ? Int(slot) : nil
+    }
+
+    mutating func addSharedKey(_ name: Name, _ scope: StateScope) -> Int {
+        if let index = sharedIndex(name, scope) { return index }
+        let i = Int(name) * 2 + (scope == .shared ? 1 : 0)
+        if i >= sharedSlots.count { sharedSlots.append(contentsOf: repeatElement(-1, count: i + 1 - sharedSlots.count)) }
+        sharedSlots[i] = Int32(sharedKeys.count)
+        sharedKeys.append(SharedKey(ref: KeyRef(scope: scope, name: name), state: KeyState()))
+        sharedVersions.append(0)
+        return sharedKeys.count - 1
+    }
+
+    /// Every key of the running process with unsaved changes.
+    func dirtyKeys() -> Set<KeyRef> {
+        guard dirtyCount > 0 else { return [] }
+        var keys = dirtySharedKeys()
+        for w in openWindows.indices { keys.formUnion(dirtySceneKeys(of: w)) }
+        return keys
+    }
+
+    /// The `app` and `shared` keys with unsaved changes.
+    @inline(__always)
+    func dirtySharedKeys() -> Set<KeyRef> {
+        var keys = Set<KeyRef>()
+        guard dirtyCount > 0 else { return keys }
+        for i in sharedKeys.indices where sharedKeys[i].state.isDirty { keys.insert(sharedKeys[i].ref) }
+        return keys
+    }
+
+    /// The scene keys of the window at `index` in ``openWindows`` with unsaved changes.
+    @inline(__always)
+    func dirtySceneKeys(of index: Int) -> [KeyRef] {
+        var keys: [KeyRef] = []
+        for (i, name) in openWindows[index].sceneKeys.keys.enumerated() where openWindows[index].sceneKeys.values[i].isDirty {
+            keys.append(openWindows[index].sceneKeyRef(name))
+        }
+        return keys
+    }
+
+    /// The seq of the last write of each of `keys` still known.
+    func lastWriteSeqs(_ keys: some Sequence<KeyRef>) -> [UInt64] {
+        var seqs: [UInt64] = []
+        for key in keys {
+            if key.scope == .scene {
+                guard let index = windowIndex(key.window), openWindows[index].instance == key.instance,
+                      let state = openWindows[index].sceneKeys[key.name] else { continue }
+                seqs.append(state.writers.lastWriteSeq)
+            } else if let index = sharedIndex(key.name, key.scope) {
+                seqs.append(sharedKeys[index].state.writers.lastWriteSeq)
+            }
+        }
+        return seqs
+    }
+
+    /// The open window whose id is `id`, if any (a scan: for reports, not the replay path).
+    func openWindow(named id: String) -> OpenWindow? {
+        openWindows.first { names[$0.id] == id }
+    }
+
+    // MARK: Words for messages
+
+    /// "A" or "An" before an event name.
+    static func article(_ word: String) -> String {
+        word.first.map { "aeiou".contains($0) } == true ? "An" : "A"
+    }
+
+    /// Keys in report order: by owning window instance, scope, then name (UTF-8).
+    func ordered(_ keys: some Collection<KeyRef>) -> [KeyRef] {
+        if keys.count < 2 { return Array(keys) }
+        let names = self.names  // capture the names, not the whole model
+        return keys.sorted { a, b in
+            if a.instance != b.instance { return a.instance < b.instance }
+            if a.scope != b.scope { return a.scope.rawValue < b.scope.rawValue }
+            return names.precedes(a.name, b.name)
+        }
+    }
+
+    /// `"notes" (shared)` or `"draft" (scene key of window w1)`.
+    func display(_ key: KeyRef) -> String {
+        key.scope == .scene
+            ? "\"\(names[key.name])\" (scene key of window \(names[key.window]))"
+            : "\"\(names[key.name])\" (\(key.scope.rawValue))"
+    }
+
+    func list(_ keys: [KeyRef]) -> String {
+        let shown = keys.map(display)
+        switch shown.count {
+        case 0: return "state"
+        case 1: return shown[0]
+        default: return shown.dropLast().joined(separator: ", ") + " and " + shown[shown.count - 1]
+        }
+    }
+
+    /// Names sorted by their UTF-8 bytes, quoted and joined with commas.
+    func quotedList(_ list: [Name]) -> String {
+        let names = self.names
+        return list.sorted(by: names.precedes).map { "\"\(names[$0])\"" }.joined(separator: ", ")
+    }
+}
+
+extension LifecycleModel {
+    /// Applies one event inside a run (``isRunning``). An event naming a window that is not open
+    /// has no effect but ``Transition/unknownWindow(_:)``.
+    mutating func applyInRun(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra], _ rules: inout RuleSet) {
+        run.lastSeq = seq
+        // The window the event names, if any, must be open (or the event has no effect).
+        var index: Int?
+        if event.window != ReplayEvent.noWindow && event.kind != .open {
+            index = windowIndex(event.window)
+            if index == nil {
+                rules.observe(.unknownWindow(event), &self)
+                return
+            }
+        }
+        switch event.kind {
+        case .terminate:
+            applyTerminate(seq: seq, &rules)
+        case .open:
+            applyOpen(seq: seq, t: event.t, window: event.window, scene: event.name,
+                      value: event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)].value, restored: event.restored, &rules)
+        case .dismiss:
+            // `!`: a dismiss always names a window, checked open above.
+            applyDismiss(seq: seq, t: event.t, index: index!, &rules)
+        case .phase:
+            applyPhase(seq: seq, t: event.t, event.phase, window: index, &rules)
+        case .delegate, .kill:
+            break  // a kill's effect on the run is rules v2 (issue 12)
+        case .write:
+            applyWrite(seq: seq, key: event.name, scope: event.scope, window: index, base: event.versionValue, &rules)
+        case .read:
+            applyRead(seq: seq, key: event.name, scope: event.scope, window: index, version: event.versionValue, &rules)
+        case .save:
+            applySave(keys: event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)].keys, window: index, &rules)
+        case .activity:
+            applyActivity(seq: seq, name: event.name, state: event.activityState, window: index, &rules)
+        case .launch, .mark, .unknown:
+            break  // handled by the fold (LifecycleReducer.apply)
+        }
+    }
+}

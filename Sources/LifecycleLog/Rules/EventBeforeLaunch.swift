@@ -1,0 +1,12 @@
+/// `event-before-launch`: an event while no process runs (before the first launch, after terminate).
+struct EventBeforeLaunch: BuiltInRule {
+    @inline(__always)
+    mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+        guard case .outsideRun(let event) = transition else { return }
+        let after = model.run.terminateSeq
+        let name = event.kindName(model.names)
+        findings.report(.eventBeforeLaunch, at: now.seq, related: after.map { [$0] } ?? [],
+                        after.map { "\(LifecycleModel.article(name)) \(name) event comes after the run ended with terminate at seq \($0) and before the next launch: no process is running to do it. Record a launch first, or drop events after terminate." }
+                            ?? "\(LifecycleModel.article(name)) \(name) event comes before the first launch: no process is running yet. Start the trace with a launch event (the recorder's first call should be launch).")
+    }
+}

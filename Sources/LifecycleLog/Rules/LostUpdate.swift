@@ -1,0 +1,21 @@
+/// `lost-update`: a write to an `app` or `shared` key based on a version older than another
+/// writer's latest change, which it overwrites unseen.
+struct LostUpdate: BuiltInRule {
+    @inline(__always)
+    mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+        guard case .keyWritten(let write) = transition, write.sharedIndex >= 0, write.base < write.current,
+              let other = write.other, other.version > write.base else { return }
+        report(write, other: other, now, model, &findings)
+    }
+
+    @inline(never)
+    private func report(_ write: KeyWrite, other: (version: UInt64, seq: UInt64), _ now: EventTime, _ model: LifecycleModel,
+                        _ findings: inout FindingQueue) {
+        let key = model.sharedKeys[write.sharedIndex].ref
+        let who = write.window.map { "Window \(model.names[model.openWindows[$0].id])" } ?? "The app"
+        var related = [other.seq]
+        if !write.baseGiven { related.append(write.seenSeq) }
+        findings.report(.lostUpdate, at: now.seq, related: related,
+                        "\(who) wrote \(model.display(key)) from version \(write.base)\(write.baseGiven ? "" : " (the last it saw, at seq \(write.seenSeq))"), but it was already at version \(write.current) after another writer's change at seq \(other.seq): that change is overwritten unseen. Re-read the shared model before writing (merge instead of replacing), or give each window its own copy and merge on save.")
+    }
+}
