@@ -183,7 +183,7 @@ extension EventCodec {
         }
     }
 
-    /// Checks and skips one stored ``JSONValue`` without building it.
+    /// Checks and skips one stored `JSONValue` without building it.
     private static func skipValue(_ r: inout ByteReader, depth: Int) throws {
         guard depth <= JSONParser.maxDepth else { throw r.corrupt("value nested too deeply") }
         let tag = try r.byte()

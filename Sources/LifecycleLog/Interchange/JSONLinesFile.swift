@@ -3,7 +3,7 @@ extension JSONLinesDecoder {
     /// input), calling `body` with each event, its seq and its 1-based line
     /// in the file, in order.
     ///
-    /// - Throws: ``LifecycleLogError`` with code `invalidInput` or
+    /// - Throws: `LifecycleLogError` with code `invalidInput` or
     ///   `unsupportedVersion` naming the line, or `io`.
     /// - Returns: the trace's interchange format version (its header's, or 1).
     @discardableResult
