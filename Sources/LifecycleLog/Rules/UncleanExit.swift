@@ -31,6 +31,7 @@ struct UncleanExit: BuiltInRule {
         let run = model.run
         let names = model.names
         let macOS = run.platform == .macOS
+        let phase = end.appPhase == .background ? "in the background" : end.appPhase.rawValue
         let start = "Run \(run.number) (launched at seq \(run.launchSeq))"
         let message: String
         if let kill = end.kill {
@@ -46,12 +47,12 @@ struct UncleanExit: BuiltInRule {
             default: what = macOS ? "an unknown cause ended it while active: it may have crashed or been force quit"
                 : "an unknown cause ended it while active: a crash, or a kill by the system in the foreground, is likely"
             }
-            message = "\(start) was killed with reason \(reason) while \(end.appPhase.rawValue): \(what). Look in the crash logs for that time; save state before work that may fail."
+            message = "\(start) was killed with reason \(reason) while \(phase): \(what). Look in the crash logs for that time; save state before work that may fail."
         } else {
             let what = macOS
                 ? "the app crashed or was force quit"
                 : "it crashed, or the system killed it (watchdog or memory) while in the foreground"
-            message = "\(start) ended while \(end.appPhase.rawValue), with no terminate and no kill recorded: \(what). Look in the crash logs for that time; save state before work that may fail."
+            message = "\(start) ended while \(phase), with no terminate and no kill recorded: \(what). Look in the crash logs for that time; save state before work that may fail."
         }
         findings.report(.uncleanExit, at: end.seq, related: [run.launchSeq, run.lastSeq], message)
     }
