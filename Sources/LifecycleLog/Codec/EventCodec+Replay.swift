@@ -56,7 +56,8 @@ extension EventCodec {
         case .delegate:
             let callback = try name(&r, limit)
             e.name = callback
-            e.isWillTerminate = symbols[Int(callback)] == "willTerminate"
+            let text = symbols[Int(callback)]
+            e.isWillTerminate = text.utf8.count == 13 && text == "willTerminate"  // the count first: most callbacks differ in it
             e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
         case .open:
             e.window = try name(&r, limit)

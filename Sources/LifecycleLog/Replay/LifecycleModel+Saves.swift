@@ -1,8 +1,11 @@
 /// Asynchronous saves (trace format 2): a save `begin` records the versions of the keys it
 /// covers; its `end` saves them at those versions (trace-format.md, section 5 and Readings 10).
 extension LifecycleModel {
-    mutating func applyStagedSave(seq: UInt64, _ stage: SaveStage, id: Name, keys names: [Name]?, window: Int?, windowName: Name,
-                                  store: String?, _ rules: inout RuleSet) {
+    @inline(never)
+    mutating func applyStagedSave(seq: UInt64, _ stage: SaveStage, _ event: ReplayEvent, extras: [ReplayExtra], window: Int?,
+                                  _ rules: inout RuleSet) {
+        let extra = event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)]
+        let (id, names, windowName, store) = (event.name, extra?.keys, event.window, extra?.store)
         switch stage {
         case .begin:
             beginSave(seq: seq, id: id, keys: names, window: window, windowName: windowName, store: store)

@@ -233,8 +233,9 @@ extension LifecycleModel {
     /// Applies one event inside a run (``isRunning``). An event naming a window that is not open
     /// has no effect but ``Transition/unknownWindow(_:)``.
     mutating func applyInRun(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra], _ rules: inout RuleSet) {
-        // The run's last event (Readings 10): a kill is an end event, not part of it.
-        if event.kind != .kill { run.lastSeq = seq }
+        // The run's last event (Readings 10; a kill, an end event, puts it back).
+        let previousLast = run.lastSeq
+        run.lastSeq = seq
         // The window the event names, if any, must be open (or the event has no effect).
         var index: Int?
         if event.window != ReplayEvent.noWindow && event.kind != .open {
@@ -256,6 +257,7 @@ extension LifecycleModel {
         case .phase:
             applyPhase(seq: seq, t: event.t, event.phase, window: index, &rules)
         case .kill:
+            run.lastSeq = previousLast
             applyKill(seq: seq, t: event.t, reason: event.name,
                       event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)].kill, &rules)
         case .delegate:
@@ -265,12 +267,10 @@ extension LifecycleModel {
         case .read:
             applyRead(seq: seq, key: event.name, scope: event.scope, window: index, version: event.versionValue, &rules)
         case .save:
-            let extra = event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)]
             if let stage = event.saveStage {
-                applyStagedSave(seq: seq, stage, id: event.name, keys: extra?.keys, window: index, windowName: event.window,
-                                store: extra?.store, &rules)
+                applyStagedSave(seq: seq, stage, event, extras: extras, window: index, &rules)
             } else {
-                applySave(keys: extra?.keys, window: index, &rules)
+                applySave(keys: event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)].keys, window: index, &rules)
             }
         case .activity:
             applyActivity(seq: seq, name: event.name, state: event.activityState, window: index, &rules)

@@ -80,30 +80,33 @@ final class ReplayExtra: Sendable {
     let document: Name
     /// A `kill`'s signal and `by` (version 2; its reason is ``ReplayEvent/name``).
     let kill: ReplayKill?
-    /// A staged `save`'s `store` (version 2: a `begin` and an `end` without `id` pair by it).
-    let store: String?
+    /// A staged `save`'s `store` (version 2: a `begin` and an `end` without `id` pair by it), kept in
+    /// the rare part (``kill``'s object) so that every extra stays as small as in version 1.
+    var store: String? { kill?.store }
 
     init(launch: ReplayLaunch? = nil, value: JSONValue? = nil, keys: [Name]? = nil, document: Name = ReplayEvent.noName, kill: ReplayKill? = nil,
          store: String? = nil) {
-        self.store = store
         self.launch = launch
         self.value = value
         self.keys = keys
         self.document = document
-        self.kill = kill
+        self.kill = store.map { ReplayKill(signal: nil, by: ReplayEvent.noName, store: $0) } ?? kill
     }
 }
 
-/// The fields of a `kill` beside its reason (version 2): rare, so a
-/// reference of its own that keeps ``ReplayExtra`` small.
+/// The rare fields of version 2 (a `kill`'s beside its reason; a staged `save`'s `store`), a
+/// reference of their own that keeps ``ReplayExtra`` as small as in version 1.
 final class ReplayKill: Sendable {
     let signal: Int?
     /// Who recorded it (``ReplayEvent/noName``: not said).
     let by: Name
+    /// A staged `save`'s `store` (then ``signal`` is nil and ``by`` is ``ReplayEvent/noName``).
+    let store: String?
 
-    init(signal: Int?, by: Name) {
+    init(signal: Int?, by: Name, store: String? = nil) {
         self.signal = signal
         self.by = by
+        self.store = store
     }
 }
 
