@@ -117,4 +117,23 @@ final class RulesVersion2RunTests: XCTestCase {
             XCTAssertEqual(reducer.findings.map(\.seq), severity == nil ? [] : [5])
         }
     }
+
+    func testAPrewarmedLaunchStartsInTheBackground() {
+        // Straight to active is a phase-skip, as after a background launch; no slow-launch however late.
+        assertFindings(trace(launch(extra: #","reason":"prewarm""#), #"{"event":"phase","t":40000,"phase":"active"}"#), [(.phaseSkip, 2)])
+    }
+
+    func testSlowLaunchSkipsAgentsButNotDebuggerRuns() {
+        let late = #"{"event":"phase","t":30000,"phase":"active"}"#
+        assertFindings(trace(launch("macOS", extra: #","activation":"prohibited""#), late), [])
+        assertFindings(trace(launch("macOS", extra: #","debugger":true"#), late), [(.slowLaunch, 2)])
+    }
+
+    func testAKillIsNeverAnUpdateAndAnUpdateExplainsOnlyAnUnrecordedEnd() {
+        // Run 1 ended active by the next launch of a new build: an update, silent. Run 2 ended
+        // active by a kill of an unknown reason, then a launch of yet another build: fires at the kill.
+        assertFindings(trace(launch(), open1, phase("active", t: 2), launch(t: 10, extra: #","build":"2""#),
+                             #"{"event":"open","t":11,"window":"w1","scene":"main"}"#, phase("active", t: 12), kill("thermal", t: 13), launch(t: 20, extra: #","build":"3""#)),
+                       [(.uncleanExit, 7)])
+    }
 }
