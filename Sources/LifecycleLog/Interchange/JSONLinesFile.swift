@@ -3,7 +3,7 @@ extension JSONLinesDecoder {
     /// input), calling `body` with each event, its seq and its 1-based line
     /// in the file, in order.
     ///
-    /// - Throws: ``LifecycleLogError`` with code `invalidInput` or
+    /// - Throws: `LifecycleLogError` with code `invalidInput` or
     ///   `unsupportedVersion` naming the line, or `io`.
     /// - Parameter tornFinalRecord: when given, a last line without a
     ///   trailing `\n` that is not valid JSON (what a writer killed mid-line,

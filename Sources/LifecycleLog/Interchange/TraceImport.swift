@@ -20,7 +20,7 @@ public enum TraceInterchange {
     /// let count = try TraceInterchange.importJSONLines(from: "session.jsonl", to: "session.lmdb")
     /// ```
     /// - Returns: the number of events imported.
-    /// - Throws: ``LifecycleLogError``: `invalidInput` or `unsupportedVersion`
+    /// - Throws: `LifecycleLogError`: `invalidInput` or `unsupportedVersion`
     ///   naming the line, `io`, or `storage`.
     /// - Parameters:
     ///   - input: the JSON Lines trace, or `-` for standard input.
@@ -135,7 +135,7 @@ public enum TraceInterchange {
     /// Writes every event of `trace` as JSON Lines, header first, to `body`
     /// one line at a time (each ends with `\n`).
     ///
-    /// - Throws: ``LifecycleLogError`` from reading the trace, or what `body` throws.
+    /// - Throws: `LifecycleLogError` from reading the trace, or what `body` throws.
     public static func exportJSONLines(_ trace: Trace, _ body: (String) throws -> Void) throws {
         try body("{\"format\":\"lifecycle-trace\",\"version\":\(try trace.formatVersion)}\n")
         try trace.forEachEvent { _, event in
