@@ -24,16 +24,25 @@ public struct LifecycleReducer: Sendable {
     /// Which rules run and at which severity.
     public let configuration: RuleConfiguration
 
-    /// What the trace says happened so far.
+    /// What the trace says happened so far, in the current process.
     var model = LifecycleModel()
-    /// The rules, with the findings they reported.
+    /// The rules, with the findings they reported, for the current process.
     var rules: RuleSet
     var finished = false
+    /// The process whose model and rule state are ``model`` and ``rules``. Trace format 2
+    /// gives every process its own runs, windows, phases and keys (an app and its widget).
+    var currentProcess: Name = ReplayEvent.mainProcess
+    /// The other processes seen so far, with their model and rule state set aside.
+    var parked: [Name: ParkedProcess] = [:]
+    /// The `group` keys, shared by every process.
+    var groupKeys = GroupKeys()
+    /// The app's own rules as given, for the rule state of each new process.
+    let customRules: [any LifecycleRule]
 
     /// The number of events applied.
     public private(set) var eventCount: UInt64 = 0
     /// The number of runs (launches) seen.
-    public var runCount: Int { model.runCount }
+    public var runCount: Int { parked.values.reduce(model.runCount) { $0 + $1.model.runCount } }
     /// The seq of the last event applied.
     public private(set) var lastSeq: UInt64 = 0
 
@@ -41,6 +50,7 @@ public struct LifecycleReducer: Sendable {
     public init(configuration: RuleConfiguration = RuleConfiguration()) {
         self.configuration = configuration
         rules = RuleSet(configuration: configuration, custom: [])
+        customRules = []
     }
 
     /// Creates a reducer that applies `configuration` and runs an app's own rules beside the catalogue's.
@@ -53,6 +63,7 @@ public struct LifecycleReducer: Sendable {
         if let problem = CustomRules.problem(with: customRules) { preconditionFailure(problem) }
         self.configuration = configuration
         rules = RuleSet(configuration: configuration, custom: customRules)
+        self.customRules = customRules
     }
 
     // Sendable: every stored property is a value type of Sendable parts.
@@ -80,6 +91,7 @@ public struct LifecycleReducer: Sendable {
     mutating func apply(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra]) {
         eventCount += 1
         lastSeq = seq
+        if event.process != currentProcess && event.kind != .mark { switchProcess(to: event.process) }
         rules.now = EventTime(seq: seq, t: event.t)
         switch event.kind {
         case .unknown:
@@ -89,12 +101,14 @@ public struct LifecycleReducer: Sendable {
         case .launch:
             // `!`: every launch carries its fields (the decoder and the conversion from Event both set them).
             model.applyLaunch(seq: seq, t: event.t, extras[Int(event.extraIndex)].launch!, &rules)
+            if !groupKeys.isEmpty { groupKeys.launched(currentProcess, seq: seq) }
         default:
             guard model.isRunning else {
                 // Flagged, with no other effect.
                 rules.observe(.outsideRun(event), &model)
                 return
             }
+            if event.scope == .group || (!groupKeys.isEmpty && (event.kind == .open || event.kind == .dismiss)) { applyGroup(seq: seq, event) }
             model.applyInRun(seq: seq, event, extras: extras, &rules)
         }
         if configuration.explore { rules.afterEvent(seq: seq, model) }
@@ -106,7 +120,81 @@ public struct LifecycleReducer: Sendable {
     /// undecided finding, or the next event.
     @inline(__always)
     func watermark(after seq: UInt64) -> UInt64 {
-        rules.undecided(below: model.undecidedSaves(below: seq + 1))
+        let mark = rules.undecided(below: model.undecidedSaves(below: seq + 1))
+        return parked.isEmpty ? mark : parkedWatermark(below: mark)
+    }
+
+    /// The lowest of `mark` and the seqs the set-aside processes may still anchor a finding at.
+    @inline(never)
+    func parkedWatermark(below mark: UInt64) -> UInt64 {
+        var mark = mark
+        for process in parked.values {
+            mark = process.rules.undecided(below: process.model.undecidedSaves(below: mark))
+            if let missed = process.rules.missedBackgroundSave.missed.keys.min() { mark = min(mark, missed) }
+        }
+        return mark
+    }
+
+    /// What the whole trace knows of `group` keys: a window's open starts its view of them; a
+    /// read or write of one is checked against every process's writes (`lost-update`).
+    @inline(never)
+    mutating func applyGroup(seq: UInt64, _ event: ReplayEvent) {
+        let writer = GroupKeys.Writer(process: currentProcess, window: event.window)
+        switch event.kind {
+        case .open:
+            groupKeys.start(writer, seq: seq)
+        case .dismiss:
+            groupKeys.end(writer)
+        case .read where event.window == ReplayEvent.noWindow || model.windowIndex(event.window) != nil:
+            if groupKeys.isEmpty { startGroupWriters() }
+            groupKeys.read(event.name, by: writer, version: event.versionValue, seq: seq)
+        case .write where event.window == ReplayEvent.noWindow || model.windowIndex(event.window) != nil:
+            if groupKeys.isEmpty { startGroupWriters() }
+            guard let lost = groupKeys.write(event.name, by: writer, base: event.versionValue, seq: seq) else { return }
+            func processName(_ p: Name) -> String { p == ReplayEvent.mainProcess ? "the app" : "process \"\(names[p])\"" }
+            let who = event.window == ReplayEvent.noWindow ? "The app" : "Window \(names[event.window])"
+            LostUpdate.reportGroupWrite(key: names[event.name], writer: who, process: processName(currentProcess), base: lost.base,
+                                        baseGiven: event.versionValue != nil, seenSeq: lost.seen.seq, current: lost.current,
+                                        otherProcess: processName(lost.other.process), otherSeq: lost.otherSeq, at: seq, &rules.findings)
+        default:
+            break
+        }
+    }
+
+    /// The first `group` key of the trace: every window open now, and the app of every running
+    /// process, saw it at version 0 from its `open` or `launch`.
+    private mutating func startGroupWriters() {
+        func start(_ process: Name, _ model: LifecycleModel) {
+            guard model.isRunning else { return }
+            groupKeys.start(GroupKeys.Writer(process: process, window: ReplayEvent.noWindow), seq: model.run.launchSeq)
+            for window in model.openWindows { groupKeys.start(GroupKeys.Writer(process: process, window: window.id), seq: window.openSeq) }
+        }
+        start(currentProcess, model)
+        for (process, parkedProcess) in parked { start(process, parkedProcess.model) }
+    }
+
+    /// Sets the current process's model and rule state aside and takes up `process`'s (new
+    /// ones for a process not seen before). The name table and the findings go along: names
+    /// and the order of findings are the trace's, not a process's.
+    @inline(never)
+    mutating func switchProcess(to process: Name) {
+        var process = process
+        if process != ReplayEvent.mainProcess && model.names[process].isEmpty { process = ReplayEvent.mainProcess }  // "process":"" is the main app
+        guard process != currentProcess else { return }
+        var names = NameTable()
+        swap(&names, &model.names)
+        var queue = FindingQueue(configuration: configuration)
+        swap(&queue, &rules.findings)
+        parked[currentProcess] = ParkedProcess(model: model, rules: rules)
+        var next = parked.removeValue(forKey: process)
+            ?? ParkedProcess(model: LifecycleModel(), rules: RuleSet(configuration: configuration, custom: customRules))
+        swap(&next.model.names, &names)
+        swap(&next.rules.findings, &queue)
+        model = next.model
+        rules = next.rules
+        rules.now = EventTime(seq: lastSeq, t: 0)
+        rules.findings.process = process == ReplayEvent.mainProcess ? nil : model.names[process]
+        currentProcess = process
     }
 
     /// Makes every finding anchored below `mark` final, in order.
@@ -120,9 +208,19 @@ public struct LifecycleReducer: Sendable {
     public mutating func finish() {
         guard !finished else { return }
         finished = true
+        finishProcess()
+        for process in parked.keys.sorted() {
+            switchProcess(to: process)
+            finishProcess()
+        }
+        settle(below: .max)
+    }
+
+    /// Decides what is still open in the current process at the end of the trace.
+    private mutating func finishProcess() {
         model.finishTrace(&rules)
         rules.finish(model)
-        settle(below: .max)
+        rules.decideMissedSaves(model)
     }
 
     /// The findings that are final and not yet taken, sorted by seq then rule.
@@ -159,4 +257,10 @@ public struct LifecycleReducer: Sendable {
 
     /// The open window whose id is `id`, if any (a scan: for reports, not the replay path).
     func openWindow(named id: String) -> OpenWindow? { model.openWindow(named: id) }
+}
+
+/// A process's model and rule state while events of another process are applied.
+struct ParkedProcess: Sendable {
+    var model: LifecycleModel
+    var rules: RuleSet
 }

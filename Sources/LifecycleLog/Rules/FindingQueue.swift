@@ -10,6 +10,9 @@ struct FindingQueue: Sendable {
     var reportedSlots: Set<FindingSlot> = []
     /// Findings that are final, sorted by seq then rule.
     var settled: [Finding] = []
+    /// The process the findings reported now are about, when it is not the main app: their
+    /// messages name it (trace format 2).
+    var process: String?
 
     init(configuration: RuleConfiguration) {
         self.configuration = configuration
@@ -25,7 +28,8 @@ struct FindingQueue: Sendable {
         guard let severity else { return }
         guard reportedSlots.insert(FindingSlot(seq: seq, rule: rule)).inserted else { return }  // one finding per rule and seq
         let related = Array(Set(related.filter { $0 != seq && $0 > 0 })).sorted()
-        unsettled.append(Finding(rule: rule, severity: severity, seq: seq, related: related, message: message))
+        let text = process.map { "\(message) (In process \"\($0)\".)" } ?? message
+        unsettled.append(Finding(rule: rule, severity: severity, seq: seq, related: related, message: text))
     }
 
     /// Makes every finding anchored below `mark` final, in order.

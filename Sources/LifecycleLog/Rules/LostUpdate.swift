@@ -19,3 +19,16 @@ struct LostUpdate: BuiltInRule {
                         "\(who) wrote \(model.display(key)) from version \(write.base)\(write.baseGiven ? "" : " (the last it saw, at seq \(write.seenSeq))"), but it was already at version \(write.current) after another writer's change at seq \(other.seq): that change is overwritten unseen. Re-read the shared model before writing (merge instead of replacing), or give each window its own copy and merge on save.")
     }
 }
+
+extension LostUpdate {
+    /// A write to a `group` key that overwrites another writer's change unseen, across
+    /// processes (trace format 2, rules Readings 19): the message names both processes.
+    static func reportGroupWrite(key: String, writer: String, process: String, base: UInt64, baseGiven: Bool, seenSeq: UInt64,
+                                 current: UInt64, otherProcess: String, otherSeq: UInt64, at seq: UInt64, _ findings: inout FindingQueue) {
+        var related = [otherSeq]
+        if !baseGiven { related.append(seenSeq) }
+        let saw = baseGiven ? "" : " (the last it saw, at seq \(seenSeq))"
+        findings.report(.lostUpdate, at: seq, related: related,
+                        "\(writer) of \(process) wrote \"\(key)\" (group) from version \(base)\(saw), but it was already at version \(current) after a change by \(otherProcess) at seq \(otherSeq): that change is overwritten unseen. Re-read the App Group value just before writing (another process may have changed it since), and merge instead of replacing it.")
+    }
+}

@@ -148,6 +148,11 @@ struct RuleSet: Sendable {
         findings.settle(below: mark)
     }
 
+    /// Turns every background save decided missed into a finding (the end of the trace).
+    mutating func decideMissedSaves(_ model: LifecycleModel) {
+        if !missedBackgroundSave.isEmpty { missedBackgroundSave.settle(below: .max, model, &findings) }
+    }
+
     /// The end of the trace: what is still open is decided.
     mutating func finish(_ model: LifecycleModel) {
         killExposure.close(model, &findings)

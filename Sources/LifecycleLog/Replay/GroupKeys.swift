@@ -1,0 +1,92 @@
+/// The `group` keys of a trace (trace format 2): keys of an App Group store, one value across
+/// every process. Each process's model keeps its own view of them (dirty, saved, its own
+/// writers); this store keeps what only the whole trace knows: the versions every process's
+/// writes made, and what each writer of each process last saw, so that `lost-update` compares
+/// an app's write with its widget's.
+///
+/// A writer is a window of a process (from its `open`) or the app of a process's run (from its
+/// `launch`); what it last saw starts at the versions current then.
+struct GroupKeys: Sendable {
+    /// A writer: a process and a window of it, or ``ReplayEvent/noWindow`` for the app.
+    struct Writer: Hashable, Sendable {
+        var process: Name
+        var window: Name
+    }
+
+    /// One key: its version, and the latest write of each writer.
+    struct Key: Sendable {
+        var version: UInt64 = 0
+        /// Each writer's latest write: the version it made, at which seq.
+        var writes: [Writer: (version: UInt64, seq: UInt64)] = [:]
+    }
+
+    /// What a writer last saw of a key, and at which event.
+    struct Seen: Sendable {
+        var version: UInt64
+        var seq: UInt64
+    }
+
+    var keys: [Name: Key] = [:]
+    var seen: [Writer: [Name: Seen]] = [:]
+    /// Where each writer's last-seen versions started (its `open` or `launch`).
+    var origin: [Writer: Seen] = [:]
+
+    var isEmpty: Bool { keys.isEmpty }
+
+    /// A window opened, or a run launched (`window` ``ReplayEvent/noWindow``): it has seen
+    /// every key at its current version.
+    mutating func start(_ writer: Writer, seq: UInt64) {
+        origin[writer] = Seen(version: 0, seq: seq)  // keys that appear later: version 0, seen from the start
+        var snapshot: [Name: Seen] = [:]
+        for (name, key) in keys { snapshot[name] = Seen(version: key.version, seq: seq) }
+        seen[writer] = snapshot
+    }
+
+    /// A window is gone: it writes no more.
+    mutating func end(_ writer: Writer) {
+        seen[writer] = nil
+        origin[writer] = nil
+    }
+
+    /// A process launched: the writers of its earlier run are gone, its app starts anew.
+    mutating func launched(_ process: Name, seq: UInt64) {
+        seen = seen.filter { $0.key.process != process }
+        origin = origin.filter { $0.key.process != process }
+        start(Writer(process: process, window: ReplayEvent.noWindow), seq: seq)
+    }
+
+    /// What `writer` last saw of `key`.
+    func lastSeen(_ key: Name, by writer: Writer) -> Seen {
+        seen[writer]?[key] ?? origin[writer] ?? Seen(version: 0, seq: 0)
+    }
+
+    /// A read: the writer has now seen `version` (or the current one).
+    mutating func read(_ key: Name, by writer: Writer, version: UInt64?, seq: UInt64) {
+        let current = keys[key]?.version ?? 0
+        seen[writer, default: [:]][key] = Seen(version: version ?? current, seq: seq)
+    }
+
+    /// A write, based on `base` (or what the writer last saw). Returns the lost update it
+    /// makes, if any: the base, what it was seen at, the version it overwrote, and the other
+    /// writer's latest write above the base.
+    mutating func write(_ key: Name, by writer: Writer, base: UInt64?, seq: UInt64)
+        -> (base: UInt64, seen: Seen, current: UInt64, other: Writer, otherSeq: UInt64)? {
+        let seenBefore = lastSeen(key, by: writer)
+        let from = base ?? seenBefore.version
+        var state = keys[key] ?? Key()
+        var lost: (base: UInt64, seen: Seen, current: UInt64, other: Writer, otherSeq: UInt64)?
+        if from < state.version {
+            var best: (Writer, UInt64, UInt64)?
+            for (other, write) in state.writes where other != writer && write.version > from {
+                // The other writer whose write made the highest version; ties cannot happen (versions are unique).
+                if best == nil || write.version > best!.1 { best = (other, write.version, write.seq) }
+            }
+            if let best { lost = (from, seenBefore, state.version, best.0, best.2) }
+        }
+        state.version += 1
+        state.writes[writer] = (state.version, seq)
+        keys[key] = state
+        seen[writer, default: [:]][key] = Seen(version: state.version, seq: seq)
+        return lost
+    }
+}
