@@ -74,7 +74,12 @@ extension LifecycleModel {
     /// without, every open window's scene keys too; `keys` narrows by name.
     mutating func applySave(keys names: [Name]?, window: Int?, _ rules: inout RuleSet) {
         func covered(_ name: Name) -> Bool { names?.contains(name) ?? true }
-        for i in sharedKeys.indices where sharedKeys[i].state.isDirty && covered(sharedKeys[i].ref.name) {
+        func coveredShared(_ ref: KeyRef) -> Bool {
+            guard let names, ref.scope == .document else { return covered(ref.name) }
+            let name = Self.documentKey(self.names[ref.name]).name  // a document key is narrowed by its own name
+            return names.contains { self.names[$0] == name }
+        }
+        for i in sharedKeys.indices where sharedKeys[i].state.isDirty && coveredShared(sharedKeys[i].ref) {
             sharedKeys[i].state.markSaved()
             dirtyCount -= 1
             if rules.hearsAppOnly { rules.observe(.keySaved(sharedKeys[i].ref, window: nil), &self) }

@@ -51,6 +51,13 @@ extension LifecycleModel {
         }
         if dirtyCount > 0 {
             for value in openWindows[index].sceneKeys.values where value.isDirty { dirtyCount -= 1 }
+            // The last window of a document takes its unsaved changes along: back to the saved versions.
+            for key in documentKeysLeft(byDismissing: index) where sharedKeys[key].state.isDirty {
+                sharedKeys[key].state.version = sharedKeys[key].state.saved
+                sharedKeys[key].state.writers = sharedKeys[key].state.savedWriters
+                sharedVersions[key] = sharedKeys[key].state.saved
+                dirtyCount -= 1
+            }
         }
         removeWindow(at: index)
         phasesChanged(seq: seq, t: t, appBefore: appBefore, &rules)

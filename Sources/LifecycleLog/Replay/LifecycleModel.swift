@@ -32,6 +32,8 @@ struct LifecycleModel: Sendable {
     var sharedVersions: [UInt64] = []
     /// For each key name, its positions in ``sharedKeys`` as an `app` key (even slot) and a `shared` key (odd slot), or -1.
     var sharedSlots: [Int32] = []
+    /// Whether any `document` key was written or read in this process (trace format 2).
+    var hasDocumentKeys = false
     /// How many keys of the running process have unsaved changes.
     var dirtyCount = 0
     /// For each restoration identity, its position in ``restorations``.
@@ -122,10 +124,21 @@ struct LifecycleModel: Sendable {
         ownPhaseCounts = PhaseCounts()
     }
 
-    /// The position in ``sharedKeys`` of key `name` of `scope` (`app` or `shared`).
+    /// The slot of `scope` among a name's four in ``sharedSlots``.
+    @inline(__always)
+    static func slot(_ scope: StateScope) -> Int {
+        switch scope {
+        case .app, .scene: return 0
+        case .shared: return 1
+        case .group: return 2
+        case .document: return 3
+        }
+    }
+
+    /// The position in ``sharedKeys`` of key `name` of `scope` (`app`, `shared`, `group` or `document`).
     @inline(__always)
     func sharedIndex(_ name: Name, _ scope: StateScope) -> Int? {
-        let i = Int(name) &* 2 &+ (scope == .shared ? 1 : 0)
+        let i = Int(name) &* 4 &+ Self.slot(scope)
         guard i < sharedSlots.count else { return nil }
         let slot = sharedSlots[i]
         return slot >= 0 ? Int(slot) : nil
@@ -133,7 +146,8 @@ struct LifecycleModel: Sendable {
 
     mutating func addSharedKey(_ name: Name, _ scope: StateScope) -> Int {
         if let index = sharedIndex(name, scope) { return index }
-        let i = Int(name) * 2 + (scope == .shared ? 1 : 0)
+        let i = Int(name) * 4 + Self.slot(scope)
+        if scope == .document { hasDocumentKeys = true }
         if i >= sharedSlots.count { sharedSlots.append(contentsOf: repeatElement(-1, count: i + 1 - sharedSlots.count)) }
         sharedSlots[i] = Int32(sharedKeys.count)
         sharedKeys.append(SharedKey(ref: KeyRef(scope: scope, name: name), state: KeyState()))
@@ -208,9 +222,38 @@ struct LifecycleModel: Sendable {
 
     /// `"notes" (shared)` or `"draft" (scene key of window w1)`.
     func display(_ key: KeyRef) -> String {
-        key.scope == .scene
-            ? "\"\(names[key.name])\" (scene key of window \(names[key.window]))"
-            : "\"\(names[key.name])\" (\(key.scope.rawValue))"
+        switch key.scope {
+        case .scene: return "\"\(names[key.name])\" (scene key of window \(names[key.window]))"
+        case .document:
+            let (name, document) = Self.documentKey(names[key.name])
+            if document.hasPrefix("\u{1}") { return "\"\(name)\" (untitled document of window \(document.dropFirst()))" }
+            return "\"\(name)\" (document \(document))"
+        default: return "\"\(names[key.name])\" (\(key.scope.rawValue))"
+        }
+    }
+
+    /// The `document` keys that go with window `index` when it is dismissed: those of the
+    /// document it shows (its presented value, or its own untitled document), when no other
+    /// open window shows that document. Positions in ``sharedKeys``.
+    func documentKeysLeft(byDismissing index: Int) -> [Int] {
+        guard hasDocumentKeys else { return [] }
+        let window = openWindows[index]
+        let identity: String
+        if let value = window.canonicalValue {
+            for (i, other) in openWindows.enumerated() where i != index && other.canonicalValue == value { return [] }
+            identity = value
+        } else {
+            identity = "\u{1}" + names[window.id]
+        }
+        return sharedKeys.indices.filter {
+            sharedKeys[$0].ref.scope == .document && Self.documentKey(names[sharedKeys[$0].ref.name]).document == identity
+        }
+    }
+
+    /// A `document` key's name and document, as `LifecycleReducer.documentKey` joined them.
+    static func documentKey(_ joined: String) -> (name: String, document: String) {
+        guard let split = joined.firstIndex(of: "\u{0}") else { return (joined, "") }
+        return (String(joined[..<split]), String(joined[joined.index(after: split)...]))
     }
 
     func list(_ keys: [KeyRef]) -> String {

@@ -109,10 +109,40 @@ public struct LifecycleReducer: Sendable {
                 return
             }
             if event.scope == .group || (!groupKeys.isEmpty && (event.kind == .open || event.kind == .dismiss)) { applyGroup(seq: seq, event) }
+            if event.scope == .document && (event.kind == .write || event.kind == .read) {
+                model.applyInRun(seq: seq, documentKey(event, extras: extras), extras: extras, &rules)
+                return finishEvent(seq: seq)
+            }
             model.applyInRun(seq: seq, event, extras: extras, &rules)
         }
+        finishEvent(seq: seq)
+    }
+
+    @inline(__always)
+    private mutating func finishEvent(seq: UInt64) {
         if configuration.explore { rules.afterEvent(seq: seq, model) }
         if rules.hasUnsettled { settle(below: watermark(after: seq)) }
+    }
+
+    /// A `document` key (trace format 2) is one key per document: the event's key is renamed
+    /// to the key of its document, which the `document` field names or else the window's
+    /// presented value (canonical JSON), or for a window with neither, an untitled document of
+    /// its own. The model then treats it as a key shared by every window of the process that
+    /// writes or reads it, which is what the windows showing one document are.
+    @inline(never)
+    private mutating func documentKey(_ event: ReplayEvent, extras: [ReplayExtra]) -> ReplayEvent {
+        var event = event
+        var document: String?
+        if event.extraIndex != ReplayEvent.noExtra, extras[Int(event.extraIndex)].document != ReplayEvent.noName {
+            var bytes: [UInt8] = []
+            JSONWriter.writeString(names[extras[Int(event.extraIndex)].document], into: &bytes)
+            document = String(decoding: bytes, as: UTF8.self)
+        } else if event.window != ReplayEvent.noWindow, let index = model.windowIndex(event.window) {
+            document = model.openWindows[index].canonicalValue
+        }
+        let identity = document ?? "\u{1}" + names[event.window]  // \u{1}: untitled, shown by that window only
+        event.name = names.intern(names[event.name] + "\u{0}" + identity)
+        return event
     }
 
     /// The lowest seq a finding may still be anchored at after event `seq`:

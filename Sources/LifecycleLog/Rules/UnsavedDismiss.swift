@@ -1,9 +1,14 @@
-/// `unsaved-dismiss`: a window was dismissed with unsaved scene keys.
+/// `unsaved-dismiss`: a window was dismissed with unsaved scene keys, or, the last window showing
+/// a document, with unsaved keys of that document.
 struct UnsavedDismiss: BuiltInRule {
     @inline(__always)
     mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         guard case .windowDismissed(let index) = transition, model.dirtyCount > 0 else { return }
-        let unsaved = model.dirtySceneKeys(of: index)
+        var unsaved = model.dirtySceneKeys(of: index)
+        // Trace format 2: the last window showing a document takes its unsaved document keys along.
+        for key in model.documentKeysLeft(byDismissing: index) where model.sharedKeys[key].state.isDirty {
+            unsaved.append(model.sharedKeys[key].ref)
+        }
         guard !unsaved.isEmpty else { return }
         let keys = model.ordered(unsaved)
         findings.report(.unsavedDismiss, at: now.seq, related: model.lastWriteSeqs(keys),
