@@ -37,7 +37,7 @@ func measure(_ name: String, _ makeSink: () -> any RecordingSink) throws {
         fastest = min(fastest, calling / Double(calls))
         total = min(total, all)
     }
-    print("\(name): \(Int((fastest * 1e9).rounded())) ns per call on the caller's thread; \(calls) events delivered in \(String(format: "%.2f", total)) s (\(Int(Double(calls) / total)) events/s)")
+    print("\(name): \(Int((fastest * 1e9).rounded())) ns per call on the caller's thread; \(calls) events delivered in \(Double(Int(total * 100)) / 100) s (\(Int(Double(calls) / total)) events/s)")
 }
 
 try measure("MemorySink") { MemorySink() }
