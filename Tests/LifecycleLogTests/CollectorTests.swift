@@ -118,9 +118,13 @@ final class CollectorTests: XCTestCase {
             XCTAssertEqual((error as? LifecycleLogError)?.code, .invalidArgument)
             XCTAssertTrue("\(error)".contains("--token"), "\(error)")
         }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.file("c.lmdb")), "a refused address creates no trace")
         let result = try runProgram(replayExecutable, ["record", "--listen", "0.0.0.0:0", folder.file("d.lmdb")])
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.stderr.contains("add --token"), result.stderr)
+        // With a token, any address is allowed.
+        let withToken = try TraceCollector(trace: folder.file("e.lmdb"), host: "0.0.0.0", port: 0, token: "s3cret")
+        XCTAssertGreaterThan(withToken.port, 0)
     }
 
     func testAMalformedLineIsRefusedToItsClientAloneAndNeverStored() throws {

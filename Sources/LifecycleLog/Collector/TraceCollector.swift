@@ -81,8 +81,14 @@ public final class TraceCollector: @unchecked Sendable {
         self.token = token
         self.maxLineBytes = max(64, maxLineBytes)
         self.commitEvery = max(1, commitEvery)
-        writer = try TraceWriter(path: path, sharing: .shared)
+        // The address first: a refused address creates no trace file.
         listener = try CollectorListener.open(host: host, port: port, tokenGiven: token != nil)
+        do {
+            writer = try TraceWriter(path: path, sharing: .shared)
+        } catch {
+            close(listener.fd)
+            throw error
+        }
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else {
             close(listener.fd)
@@ -300,7 +306,7 @@ public final class TraceCollector: @unchecked Sendable {
         mutating func greet(_ line: UnsafeBufferPointer<UInt8>, _ index: Int) {
             do {
                 let handshake = try CollectorHandshake.parse(line)
-                if let token = collector.token, handshake.token != token {
+                if let token = collector.token, !Self.sameToken(handshake.token, token) {
                     summary.refused += 1
                     log("refused \(handshake.clientName): \(handshake.token == nil ? "no token" : "wrong token")")
                     connections[index].sendError(handshake.token == nil
@@ -319,6 +325,17 @@ public final class TraceCollector: @unchecked Sendable {
                 connections[index].sendError(error.message, line: 1)
                 connections[index].closing = true
             }
+        }
+
+        /// Compares in time that depends on the lengths only, not on where the tokens differ.
+        static func sameToken(_ given: String?, _ expected: String) -> Bool {
+            guard let given else { return false }
+            let a = Array(given.utf8), b = Array(expected.utf8)
+            var difference = UInt8(a.count == b.count ? 0 : 1)
+            for i in 0..<max(a.count, b.count) {
+                difference |= (i < a.count ? a[i] : 0) ^ (i < b.count ? b[i] : 0)
+            }
+            return difference == 0
         }
 
         mutating func reject(_ index: Int, _ message: String) {
