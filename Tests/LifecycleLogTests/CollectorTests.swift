@@ -210,6 +210,37 @@ final class CollectorTests: XCTestCase {
         XCTAssertEqual(fallback.events.count, 3)
     }
 
+    func testTheCommandPrintsItsPortAndCommitsAndExitsZeroOnSIGINTAndSIGTERM() throws {
+        for signal in [SIGINT, SIGTERM] {
+            let folder = TemporaryFolder()
+            let path = folder.file("c.lmdb")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: replayExecutable)
+            process.arguments = ["record", "--listen", "127.0.0.1:0", path]
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            var text = ""
+            while !text.contains("\n") {
+                let chunk = errors.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            let first = text.split(separator: "\n").first.map(String.init) ?? ""
+            XCTAssertTrue(first.hasPrefix("listening on 127.0.0.1:"), first)
+            let port = Int(first.split(separator: ":").last ?? "") ?? 0
+            XCTAssertGreaterThan(port, 0, "the real port, not 0")
+            let sink = Self.sink(port, process: "app")
+            try sink.write(Self.marks(5, prefix: "m"))
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .exit)
+            XCTAssertEqual(process.terminationStatus, 0)
+            XCTAssertEqual(try storedEvents(path).count, 5)
+            sink.close()
+        }
+    }
+
     /// Reads up to `count` lines (waiting at most 5 s).
     private func readLines(_ fd: Int32, count: Int) -> [String] {
         var buffer: [UInt8] = []
