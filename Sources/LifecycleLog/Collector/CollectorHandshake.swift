@@ -15,7 +15,7 @@ public struct CollectorHandshake: Sendable, Hashable {
 
     /// Reads and validates a handshake line.
     ///
-    /// - Throws: ``LifecycleLogError`` (`invalidInput`) naming what is wrong;
+    /// - Throws: `LifecycleLogError` (`invalidInput`) naming what is wrong;
     ///   the collector sends its message to the client and closes the connection.
     public static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(LifecycleLogError) -> CollectorHandshake {
         func refuse(_ message: String) -> LifecycleLogError {

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Collects the events that apps, their extensions and test runners stream
-/// over TCP (``CollectorSink``, or anything speaking spec/collector-protocol.md)
+/// over TCP (`CollectorSink`, or anything speaking spec/collector-protocol.md)
 /// into one trace, in arrival order. `replay record --listen` runs one.
 ///
 /// ```swift
@@ -72,7 +72,7 @@ public final class TraceCollector: @unchecked Sendable {
     ///   - port: the TCP port; 0 picks a free one (see ``port``).
     ///   - token: a secret every client must present in its handshake.
     ///   - maxLineBytes: longer lines are refused without being buffered.
-    /// - Throws: ``LifecycleLogError``: `invalidArgument` for a non-loopback
+    /// - Throws: `LifecycleLogError`: `invalidArgument` for a non-loopback
     ///   address without a token or a bad address, `io` when the port is taken,
     ///   and the trace's own errors.
     public init(trace path: String, host: String = "127.0.0.1", port: Int, token: String? = nil, maxLineBytes: Int = 1 << 20,
@@ -108,7 +108,7 @@ public final class TraceCollector: @unchecked Sendable {
 
     /// Splits `HOST:PORT` (`[::1]:7777` for IPv6), as `--listen` takes it.
     ///
-    /// - Throws: ``LifecycleLogError`` (`invalidArgument`) saying how to write it.
+    /// - Throws: `LifecycleLogError` (`invalidArgument`) saying how to write it.
     public static func parse(address: String) throws -> (host: String, port: Int) {
         try CollectorListener.parse(address)
     }
@@ -124,7 +124,7 @@ public final class TraceCollector: @unchecked Sendable {
     ///
     /// - Parameter log: receives one line per notable thing: a client
     ///   connected, refused or gone, a line rejected (with the client and line number).
-    /// - Throws: ``LifecycleLogError`` when the trace cannot be written (the
+    /// - Throws: `LifecycleLogError` when the trace cannot be written (the
     ///   clients then fall back); bad input never throws.
     public func run(log: @escaping (String) -> Void) throws -> Summary {
         var loop = CollectorLoop(collector: self, log: log)
