@@ -141,6 +141,8 @@ public final class TraceCollector: @unchecked Sendable {
         var connections: [CollectorConnection] = []
         var batch: [Event] = []
         var summary = Summary()
+        /// Set while accepting fails for want of file descriptors.
+        var acceptPausedUntil: ContinuousClock.Instant?
         let started = ContinuousClock.now
         let baseTime: Double
         var lastTime: Double
@@ -161,20 +163,22 @@ public final class TraceCollector: @unchecked Sendable {
         mutating func run() throws {
             var stopping = false
             while !stopping {
+                // Out of file descriptors: stop accepting for a moment instead of spinning on a listener that stays readable.
+                let accepting = acceptPausedUntil.map { ContinuousClock.now >= $0 } ?? true
                 var entries = [pollfd(fd: collector.wakeRead, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: collector.listener.fd, events: Int16(POLLIN), revents: 0)]
+                               pollfd(fd: collector.listener.fd, events: accepting ? Int16(POLLIN) : 0, revents: 0)]
                 for c in connections {
                     var events: Int32 = c.closing ? 0 : Int32(POLLIN)
                     if !c.output.isEmpty { events |= Int32(POLLOUT) }
                     entries.append(pollfd(fd: c.fd, events: Int16(events), revents: 0))
                 }
-                let ready = poll(&entries, nfds_t(entries.count), -1)
+                let ready = poll(&entries, nfds_t(entries.count), accepting ? -1 : 100)
                 if ready < 0 {
                     if errno == EINTR { continue }
                     throw LifecycleLogError(.io, "poll failed: \(SocketIO.text(errno))")
                 }
                 if entries[0].revents != 0 { stopping = true }
-                if entries[1].revents != 0 { accept() }
+                if entries[1].revents & Int16(POLLIN) != 0 { accept() }
                 for (index, entry) in entries.dropFirst(2).enumerated() where entry.revents != 0 {
                     if entry.revents & Int16(POLLOUT) != 0 { flush(index) }
                     if entry.revents & ~Int16(POLLOUT) != 0, !connections[index].closing { try readAvailable(index) }
@@ -190,7 +194,14 @@ public final class TraceCollector: @unchecked Sendable {
             while true {
                 let fd = acceptConnection(collector.listener.fd)
                 if fd < 0 {
-                    if errno == EINTR { continue }
+                    let code = errno
+                    if code == EINTR { continue }
+                    if code == EMFILE || code == ENFILE {
+                        log("cannot accept a connection: \(SocketIO.text(code)); raise the limit (ulimit -n) or connect fewer clients")
+                        acceptPausedUntil = .now + .milliseconds(100)
+                    } else {
+                        acceptPausedUntil = nil
+                    }
                     return  // EAGAIN: no more waiting; anything else: the client is gone already
                 }
                 SocketIO.configure(fd)
