@@ -12,6 +12,10 @@ let package = Package(
         .library(name: "LifecycleLogRecorder", targets: ["LifecycleLogRecorder"]),
         // LMDB traces, replay, the rules and reports (needs liblmdb).
         .library(name: "LifecycleLog", targets: ["LifecycleLog"]),
+        // The SwiftUI glue: one modifier per window; builds where SwiftUI exists.
+        .library(name: "LifecycleLogSwiftUI", targets: ["LifecycleLogSwiftUI"]),
+        // For UI-test targets: XCUIApplication.terminate(recordingTo:) and friends.
+        .library(name: "LifecycleLogXCUITest", targets: ["LifecycleLogXCUITest"]),
         .library(name: "LifecycleLogTesting", targets: ["LifecycleLogTesting"]),
         .executable(name: "replay", targets: ["replay"]),
     ],
@@ -34,6 +38,14 @@ let package = Package(
             name: "LifecycleLogRecorder"
         ),
         .target(
+            name: "LifecycleLogSwiftUI",
+            dependencies: ["LifecycleLogRecorder"]
+        ),
+        .target(
+            name: "LifecycleLogXCUITest",
+            dependencies: ["LifecycleLogRecorder"]
+        ),
+        .target(
             name: "LifecycleLog",
             dependencies: ["LifecycleLogRecorder", "CLMDB", "CLMDBGuard"]
         ),
@@ -51,6 +63,11 @@ let package = Package(
         .testTarget(
             name: "LifecycleLogTests",
             dependencies: ["LifecycleLog"]
+        ),
+        .testTarget(
+            // Only the recorder: the adapter's decisions need no LMDB.
+            name: "LifecycleLogRecorderTests",
+            dependencies: ["LifecycleLogRecorder"]
         ),
         .testTarget(
             name: "LifecycleLogTestingTests",

@@ -11,7 +11,9 @@ extension Replay {
                 the exit status is 2 and no output file is left behind. An existing OUT is \
                 replaced only when the import succeeds. -o must not be the input, and its name must not \
                 end in another format's extension (.jsonl, .html, .json); an existing file that is not a \
-                trace file is replaced only with --force.
+                trace file is replaced only with --force. A last line without a trailing newline \
+                that is not valid JSON (a spool whose writer was killed mid-line) is a torn final \
+                record: it is dropped with a warning naming the line, and the rest is imported.
 
                 Example:
                   replay import session.jsonl -o session.lmdb
@@ -33,7 +35,9 @@ extension Replay {
                 .json: "replay TRACE --format json > OUT.json",
             ])
             let count = try Terminal.withProgress("importing \(input)") { progress in
-                try TraceInterchange.importJSONLines(from: input, to: output, progress: progress.update)
+                try TraceInterchange.importJSONLines(from: input, to: output, progress: progress.update) { warning in
+                    Output.standardError.write("warning: \(warning)\n")
+                }
             }
             Output.standardError.write("imported \(count) events into \(output)\n")
         }

@@ -87,7 +87,7 @@ struct ByteWriter: ~Copyable {
 }
 
 /// Reads what ``ByteWriter`` wrote, checking every bound: damaged bytes give
-/// a ``LifecycleLogError`` with code `corruptTrace`, never a crash.
+/// a `LifecycleLogError` with code `corruptTrace`, never a crash.
 struct ByteReader: ~Copyable {
     let bytes: UnsafeRawBufferPointer
     var offset = 0

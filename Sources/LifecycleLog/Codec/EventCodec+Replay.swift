@@ -37,20 +37,27 @@ extension EventCodec {
                 keys = list
             }
             e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
-            _ = try skipText(&r)  // store
+            let store = ext ? try readText(&r) : (try skipText(&r), nil).1  // read only where a stage may pair by it
             if ext {
                 e.saveStage = try optionalCode(&r, SaveStage.init(storedCode:))
                 e.name = try optionalName(&r, limit) ?? ReplayEvent.noName
             } else {
                 e.name = ReplayEvent.noName
             }
-            if let keys { e.attach(ReplayExtra(keys: keys), to: &extras) }
+            if e.saveStage != nil, let store {
+                e.attach(ReplayExtra(keys: keys, store: store), to: &extras)
+            } else if let keys {
+                e.attach(ReplayExtra(keys: keys), to: &extras)
+            }
         case .activity:
             e.name = try name(&r, limit)
             e.activityState = try requiredCode(&r, ActivityState.init(storedCode:))
             e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
         case .delegate:
-            _ = try name(&r, limit)  // callback
+            let callback = try name(&r, limit)
+            e.name = callback
+            let text = symbols[Int(callback)]
+            e.isWillTerminate = text.utf8.count == 13 && text == "willTerminate"  // the count first: most callbacks differ in it
             e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
         case .open:
             e.window = try name(&r, limit)
@@ -183,7 +190,7 @@ extension EventCodec {
         }
     }
 
-    /// Checks and skips one stored ``JSONValue`` without building it.
+    /// Checks and skips one stored `JSONValue` without building it.
     private static func skipValue(_ r: inout ByteReader, depth: Int) throws {
         guard depth <= JSONParser.maxDepth else { throw r.corrupt("value nested too deeply") }
         let tag = try r.byte()

@@ -308,7 +308,7 @@ enum EventCodec {
     }
 }
 
-/// The stored encoding of a ``JSONValue`` (FORMAT.md, "Values").
+/// The stored encoding of a `JSONValue` (FORMAT.md, "Values").
 enum JSONValueCodec {
     static func encode(_ value: JSONValue, into w: inout ByteWriter) {
         switch value {

@@ -52,7 +52,13 @@ struct LineReader: ~Copyable {
     /// Like ``forEachLine(_:)``, calling `beforeReading` whenever every
     /// buffered line has been handed out and the reader is about to wait for
     /// more input (the moment to commit what arrived so far).
-    mutating func forEachLine(beforeReading: () throws -> Void, _ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Bool) throws {
+    ///
+    /// A final line that does not end with `\n` (a writer killed mid-line
+    /// leaves one) goes to `unterminated` first; it goes to `body` too unless
+    /// `unterminated` returns `true` (handled).
+    mutating func forEachLine(beforeReading: () throws -> Void,
+                              unterminated: (Int, UnsafeBufferPointer<UInt8>) throws -> Bool = { _, _ in false },
+                              _ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Bool) throws {
         var searchFrom = start
         while true {
             // `!`: storage is allocated with a non-zero capacity.
@@ -70,7 +76,9 @@ struct LineReader: ~Copyable {
             if eof {
                 if start < end {
                     lineNumber += 1
-                    _ = try body(lineNumber, line(from: start, to: end))
+                    if try !unterminated(lineNumber, line(from: start, to: end)) {
+                        _ = try body(lineNumber, line(from: start, to: end))
+                    }
                     start = end
                 }
                 return

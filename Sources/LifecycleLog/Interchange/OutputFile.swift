@@ -64,7 +64,7 @@ public enum OutputFile {
     ///   - force: whether `--force` allows replacing a file of another kind.
     ///   - suggestion: what to use instead when the extension names another
     ///     kind, keyed by that kind, such as `"replay export TRACE -o OUT.jsonl"`.
-    /// - Throws: ``LifecycleLogError`` `invalidArgument` naming `output`.
+    /// - Throws: `LifecycleLogError` `invalidArgument` naming `output`.
     public static func check(_ output: String, writes kind: Kind, command: String, inputs: [String], force: Bool,
                              suggestion: [Kind: String] = [:]) throws {
         guard output != "-" else { return }
@@ -93,7 +93,7 @@ public enum OutputFile {
     /// inode (so another spelling of the path, a hard link or a symbolic link
     /// is caught too). A missing `output`, and `-`, pass.
     ///
-    /// - Throws: ``LifecycleLogError`` `invalidArgument` naming `output`.
+    /// - Throws: `LifecycleLogError` `invalidArgument` naming `output`.
     public static func checkNotInput(_ output: String, inputs: [String]) throws {
         var target = stat()
         guard output != "-", stat(output, &target) == 0 else { return }

@@ -30,7 +30,7 @@ public enum TraceEventExport {
     /// var json = ""
     /// try TraceEventExport.write("session.lmdb") { json += $0 }
     /// ```
-    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace, or what `body` throws.
+    /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace, or what `body` throws.
     public static func write(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
                              _ body: (String) throws -> Void) throws {
         var findings: [Finding] = []

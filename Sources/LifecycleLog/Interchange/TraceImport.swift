@@ -20,19 +20,25 @@ public enum TraceInterchange {
     /// let count = try TraceInterchange.importJSONLines(from: "session.jsonl", to: "session.lmdb")
     /// ```
     /// - Returns: the number of events imported.
-    /// - Throws: ``LifecycleLogError``: `invalidInput` or `unsupportedVersion`
+    /// - Throws: `LifecycleLogError`: `invalidInput` or `unsupportedVersion`
     ///   naming the line, `io`, or `storage`.
     /// - Parameters:
     ///   - input: the JSON Lines trace, or `-` for standard input.
     ///   - output: the trace file to write.
     ///   - initialMapSize: the LMDB map size to start with, in bytes; the map grows when it fills.
     ///   - progress: called with the number of events imported so far, after each batch.
+    ///   - warning: called with what was read but not imported: a torn final
+    ///     record (a last line without a trailing newline that is not valid
+    ///     JSON, as a process killed while writing a spool leaves) is dropped
+    ///     and reported here, and everything before it is imported. Without
+    ///     it, such a line is an error like any malformed line.
     @discardableResult
     public static func importJSONLines(from input: String, to output: String, initialMapSize: Int = 64 << 20,
-                                       progress: ((UInt64) -> Void)? = nil) throws -> UInt64 {
+                                       progress: ((UInt64) -> Void)? = nil,
+                                       warning: ((LifecycleLogError) -> Void)? = nil) throws -> UInt64 {
         var imported: UInt64 = 0
         try writeAtomically(to: output, initialMapSize: initialMapSize) { writer in
-            try appendJSONLines(from: input, to: writer, progress: progress)
+            try appendJSONLines(from: input, to: writer, progress: progress, warning: warning)
             imported = writer.lastSeq
         }
         return imported
@@ -89,10 +95,11 @@ public enum TraceInterchange {
         }
     }
 
-    private static func appendJSONLines(from input: String, to writer: TraceWriter, progress: ((UInt64) -> Void)?) throws {
+    private static func appendJSONLines(from input: String, to writer: TraceWriter, progress: ((UInt64) -> Void)?,
+                                        warning: ((LifecycleLogError) -> Void)?) throws {
         var version: Int64 = 1
         try appendInBatches(to: writer, progress: progress) { emit in
-            version = try JSONLinesDecoder.forEachEvent(inFile: input) { _, _, event in try emit(event) }
+            version = try JSONLinesDecoder.forEachEvent(inFile: input, tornFinalRecord: warning) { _, _, event in try emit(event) }
         }
         // A version-2 trace stays one even when no event uses version-2 data, so that
         // export gives back its header (the file is still the temporary one here).
@@ -128,7 +135,7 @@ public enum TraceInterchange {
     /// Writes every event of `trace` as JSON Lines, header first, to `body`
     /// one line at a time (each ends with `\n`).
     ///
-    /// - Throws: ``LifecycleLogError`` from reading the trace, or what `body` throws.
+    /// - Throws: `LifecycleLogError` from reading the trace, or what `body` throws.
     public static func exportJSONLines(_ trace: Trace, _ body: (String) throws -> Void) throws {
         try body("{\"format\":\"lifecycle-trace\",\"version\":\(try trace.formatVersion)}\n")
         try trace.forEachEvent { _, event in

@@ -19,7 +19,7 @@ extension TraceInterchange {
     /// kill at any moment leaves the trace holding a prefix of the good lines.
     /// Other processes may read the trace meanwhile.
     ///
-    /// - Throws: ``LifecycleLogError`` for failures of the input or the trace
+    /// - Throws: `LifecycleLogError` for failures of the input or the trace
     ///   itself (not for bad lines).
     public static func record(from input: String, to path: String, rejected: (LifecycleLogError) -> Void) throws -> RecordingSummary {
         let writer = try TraceWriter(path: path, sharing: .shared)

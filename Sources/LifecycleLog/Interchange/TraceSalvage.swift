@@ -55,7 +55,7 @@ extension TraceInterchange {
     /// summary, never invented.
     ///
     /// - Returns: what was recovered and what was not.
-    /// - Throws: ``LifecycleLogError`` when the file is missing, unreadable or
+    /// - Throws: `LifecycleLogError` when the file is missing, unreadable or
     ///   not an LMDB file at all; or what `body` throws.
     public static func salvageJSONLines(path: String, _ body: (String) throws -> Void) throws -> SalvageSummary {
         // The trace's own version when liblmdb can still read its metadata; else 1.

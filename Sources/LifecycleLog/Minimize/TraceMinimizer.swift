@@ -44,7 +44,7 @@ public enum TraceMinimizer {
 
     /// Every event of the trace at `path` (`.lmdb` or `.jsonl`), in order.
     ///
-    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace.
+    /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace.
     public static func load(_ path: String) throws -> [Event] {
         var events: [Event] = []
         try Replayer.forEachEvent(in: path) { _, event in
@@ -60,7 +60,7 @@ public enum TraceMinimizer {
     /// The rule's what-if rules are switched on when `rule` is one
     /// (`kill-exposure`), whatever `configuration` says.
     ///
-    /// - Throws: ``LifecycleLogError`` `invalidArgument` when the rule does
+    /// - Throws: `LifecycleLogError` `invalidArgument` when the rule does
     ///   not fire in `events` (at `seq`), when `seq` is past the end, or when
     ///   `configuration` switches the rule off.
     public static func minimize(_ events: [Event], rule: Rule, seq: UInt64? = nil,

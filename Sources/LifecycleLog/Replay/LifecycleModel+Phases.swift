@@ -111,6 +111,13 @@ extension LifecycleModel {
         phasesCrossed(seq: seq, t: t, appBefore: appBefore, newApp: appPhase, crossed: crossed, &rules)
     }
 
+    /// The current version of each of `keys` (`app` and `shared` keys).
+    private func sharedKeyVersions(_ keys: Set<KeyRef>) -> [KeyRef: UInt64] {
+        var versions: [KeyRef: UInt64] = [:]
+        for key in keys { if let i = sharedIndex(key.name, key.scope) { versions[key] = sharedKeys[i].state.version } }
+        return versions
+    }
+
     private mutating func phasesCrossed(seq: UInt64, t: Double, appBefore: ScenePhase, newApp: ScenePhase,
                                                                crossed: [(id: Name, intoBackground: Bool)], _ rules: inout RuleSet) {
         var ordered = crossed
@@ -124,7 +131,11 @@ extension LifecycleModel {
                 let index = windowIndex(id)!
                 if intoBackground {
                     let unsaved = dirtySceneKeys(of: index)
-                    if !unsaved.isEmpty { openWindows[index].pendingBackground = PendingSave(seq: seq, keys: Set(unsaved)) }
+                    if !unsaved.isEmpty {
+                        var versions: [KeyRef: UInt64] = [:]
+                        for key in unsaved { versions[key] = openWindows[index].sceneKeys[key.name]?.version }
+                        openWindows[index].pendingBackground = PendingSave(seq: seq, keys: Set(unsaved), versions: versions)
+                    }
                 } else if let pending = openWindows[index].pendingBackground {
                     openWindows[index].pendingBackground = nil
                     missedSave(pending, &rules)
@@ -134,7 +145,7 @@ extension LifecycleModel {
         let appEntered = appBefore != .background && newApp == .background
         if appEntered {
             let unsaved = dirtySharedKeys()
-            if !unsaved.isEmpty { run.pendingApp = PendingSave(seq: seq, keys: unsaved) }
+            if !unsaved.isEmpty { run.pendingApp = PendingSave(seq: seq, keys: unsaved, versions: sharedKeyVersions(unsaved)) }
         } else if appBefore == .background && newApp != .background, let pending = run.pendingApp {
             run.pendingApp = nil
             missedSave(pending, &rules)

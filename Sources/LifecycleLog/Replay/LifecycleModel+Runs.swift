@@ -1,9 +1,16 @@
-/// Runs: launch, terminate, how runs end, and background saves decided at the end.
+/// Runs: launch, terminate, kill, willTerminate, how runs end (rules.md, Readings 11), and
+/// background saves decided at the end.
 extension LifecycleModel {
     mutating func applyLaunch(seq: UInt64, t: Double, _ launch: ReplayLaunch, _ rules: inout RuleSet) {
         if isRunning {
-            let updated = (launch.build != nil && launch.build != run.build) || (launch.os != nil && launch.os != run.os)
-            endRun(at: seq, nextLaunch: RunEnd.NextLaunch(seq: seq, t: t, updated: updated), &rules)
+            if let willTerminate = run.willTerminateSeq {
+                // The process exited after its willTerminate without recording more: a clean end there.
+                endRun(at: willTerminate, how: .willTerminate, &rules)
+            } else {
+                let updated = (launch.build != nil && launch.build != run.build) || (launch.os != nil && launch.os != run.os)
+                let next = RunEnd.NextLaunch(seq: seq, t: t, updated: updated)
+                endRun(at: seq, how: .unrecorded(next), &rules)
+            }
         }
         runCount += 1
         // What was saved outlives the run; nothing else does.
@@ -22,16 +29,44 @@ extension LifecycleModel {
 
     mutating func applyTerminate(seq: UInt64, _ rules: inout RuleSet) {
         run.terminateSeq = seq
-        endRun(at: seq, nextLaunch: nil, &rules)
+        endRun(at: seq, how: .terminated, &rules)
     }
 
-    /// Ends the current run at `seq`: by `terminate` (`nextLaunch` nil) or by
-    /// the next `launch` (the process was killed).
-    mutating func endRun(at seq: UInt64, nextLaunch: RunEnd.NextLaunch?, _ rules: inout RuleSet) {
+    /// A `kill` in a run: the run ends here, not cleanly (even after a willTerminate: the kill decides).
+    mutating func applyKill(seq: UInt64, t: Double, reason: Name, _ kill: ReplayKill?, _ rules: inout RuleSet) {
+        run.terminateSeq = seq
+        run.endedByKill = true
+        run.killReason = reason
+        let recorded = RunEnd.RecordedKill(reason: KillReason(names[reason]), name: reason, t: t, signal: kill?.signal,
+                                           by: kill?.by ?? ReplayEvent.noName)
+        endRun(at: seq, how: .killed(recorded), &rules)
+    }
+
+    /// A `delegate` `willTerminate`: the run will end cleanly here unless a `terminate` or `kill`
+    /// follows before the next launch (trace-format.md, Readings 9). A second one changes nothing.
+    @inline(__always)
+    mutating func applyWillTerminate(seq: UInt64) {
+        if run.willTerminateSeq == nil { run.willTerminateSeq = seq }
+    }
+
+    /// The end of the trace: a run whose willTerminate came is judged, ended there; any other run
+    /// still going is not (only its background saves are decided).
+    mutating func finishTrace(_ rules: inout RuleSet) {
+        guard isRunning else { return }
+        if let willTerminate = run.willTerminateSeq {
+            endRun(at: willTerminate, how: .willTerminate, &rules)
+        } else {
+            resolvePendingSaves(&rules)
+        }
+    }
+
+    /// Ends the current run at its end event `seq`, as `how` says.
+    mutating func endRun(at seq: UInt64, how: RunEnd.How, _ rules: inout RuleSet) {
         guard hasRun else { return }
         resolvePendingSaves(&rules)
-        rules.observe(.runEnded(RunEnd(seq: seq, nextLaunch: nextLaunch, appPhase: appPhase)), &self)
+        rules.observe(.runEnded(RunEnd(seq: seq, how: how, appPhase: appPhase)), &self)
         removeAllWindows()
+        run.openSaves.removeAll(keepingCapacity: true)
         dirtyCount = 0
     }
 

@@ -108,6 +108,25 @@ struct SeenVersions {
 struct PendingSave {
     var seq: UInt64
     var keys: Set<KeyRef>
+    /// Each key's version just after ``seq``: a paired save `end` takes a key off only when the
+    /// version it saves is at least this (rules.md, Readings 18).
+    var versions: [KeyRef: UInt64] = [:]
+}
+
+/// A save `begin` (trace format 2) not yet paired with its `end`: the versions it will save.
+struct OpenSave {
+    /// The begin's seq.
+    var seq: UInt64
+    /// Its `id` (``ReplayEvent/noName``: none).
+    var id: Name
+    /// Its `window` (``ReplayEvent/noWindow``: none) and `store`, for pairing an `end` without `id`.
+    var window: Name
+    var store: String?
+    /// The covered `app` and `shared` keys with unsaved changes at the begin, by position in
+    /// ``LifecycleModel/sharedKeys``, with their versions then.
+    var shared: [(index: Int, version: UInt64)]
+    /// The covered `scene` keys with unsaved changes at the begin, with their versions then.
+    var scene: [(key: KeyRef, version: UInt64)]
 }
 
 /// The identity a later `restored: true` window of the same scene finds an
@@ -205,7 +224,14 @@ struct RunState {
     var launchT: Double = 0
     var platform: Platform = .iOS
     var scenes = NameMap<DeclaredScene>()
+    /// Launched with `"reason":"background"`.
     var isBackgroundLaunch = false
+    /// Launched with `"reason":"prewarm"` (starts in the background like a background launch).
+    var isPrewarm = false
+    /// Launched with `"debugger":true`.
+    var debugger = false
+    /// The launch's activation policy (`nil`: regular).
+    var activation: ActivationPolicy?
     var build: String?
     var os: String?
     var appWriter: Int = 0
@@ -217,8 +243,19 @@ struct RunState {
     var pendingApp: PendingSave?
     /// Keys whose background save this run missed (`missed-background-save` names them; `unsaved-at-exit` does not again).
     var missedInBackground: Set<KeyRef> = []
+    /// The seq of the `terminate` or `kill` that ended the run (nil: going, or ended by a next
+    /// launch or at a willTerminate seen only later).
     var terminateSeq: UInt64?
+    /// Whether the event at ``terminateSeq`` is a `kill`, and its reason.
+    var endedByKill = false
+    var killReason: Name = 0
+    /// The first `willTerminate` of the run: the run goes on until its `terminate`, `kill` or the
+    /// next `launch` (trace-format.md, Readings 9), but ends cleanly here if none of the first two comes.
+    var willTerminateSeq: UInt64?
+    /// The last event of the run (not its end event; no mark, no unknown kind).
     var lastSeq: UInt64 = 0
+    /// Save `begin`s not yet paired, oldest first.
+    var openSaves: [OpenSave] = []
 
     /// No run: before the first launch.
     static let none = RunState()
@@ -234,10 +271,13 @@ struct RunState {
             scenes[scene.id] = DeclaredScene(kind: scene.kind, hasPresentedType: scene.hasPresentedType)
         }
         isBackgroundLaunch = launch.isBackgroundLaunch
+        isPrewarm = launch.isPrewarm
+        debugger = launch.debugger == true
+        activation = launch.activation
         build = launch.build
         os = launch.os
         self.appWriter = appWriter
-        appLevelPhase = launch.isBackgroundLaunch ? .background : .inactive
+        appLevelPhase = launch.isBackgroundLaunch || launch.isPrewarm ? .background : .inactive
         lastAppLevelPhaseSeq = nil
         self.seen.atStart = seen.atStart
         self.seen.startSeq = seen.startSeq
@@ -247,6 +287,9 @@ struct RunState {
         pendingApp = nil
         missedInBackground.removeAll(keepingCapacity: true)
         terminateSeq = nil
+        endedByKill = false
+        willTerminateSeq = nil
+        openSaves.removeAll(keepingCapacity: true)
         lastSeq = launchSeq
     }
 }

@@ -69,6 +69,8 @@ struct LifecycleModel: Sendable {
     func undecidedSaves(below mark: UInt64) -> UInt64 {
         var mark = mark
         if let pending = run.pendingApp { mark = min(mark, pending.seq) }
+        // A run ended at its willTerminate is judged there when its end is known.
+        if let willTerminate = run.willTerminateSeq, isRunning { mark = min(mark, willTerminate) }
         for i in openWindows.indices { if let pending = openWindows[i].pendingBackground?.seq { mark = min(mark, pending) } }
         return mark
     }
@@ -231,6 +233,8 @@ extension LifecycleModel {
     /// Applies one event inside a run (``isRunning``). An event naming a window that is not open
     /// has no effect but ``Transition/unknownWindow(_:)``.
     mutating func applyInRun(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra], _ rules: inout RuleSet) {
+        // The run's last event (Readings 10; a kill, an end event, puts it back).
+        let previousLast = run.lastSeq
         run.lastSeq = seq
         // The window the event names, if any, must be open (or the event has no effect).
         var index: Int?
@@ -252,16 +256,25 @@ extension LifecycleModel {
             applyDismiss(seq: seq, t: event.t, index: index!, &rules)
         case .phase:
             applyPhase(seq: seq, t: event.t, event.phase, window: index, &rules)
-        case .delegate, .kill:
-            break  // a kill's effect on the run is rules v2 (issue 12)
+        case .kill:
+            run.lastSeq = previousLast
+            applyKill(seq: seq, t: event.t, reason: event.name,
+                      event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)].kill, &rules)
+        case .delegate:
+            if event.isWillTerminate { applyWillTerminate(seq: seq) }
         case .write:
             applyWrite(seq: seq, key: event.name, scope: event.scope, window: index, base: event.versionValue, &rules)
         case .read:
             applyRead(seq: seq, key: event.name, scope: event.scope, window: index, version: event.versionValue, &rules)
         case .save:
-            applySave(keys: event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)].keys, window: index, &rules)
+            if let stage = event.saveStage {
+                applyStagedSave(seq: seq, stage, event, extras: extras, window: index, &rules)
+            } else {
+                applySave(keys: event.extraIndex == ReplayEvent.noExtra ? nil : extras[Int(event.extraIndex)].keys, window: index, &rules)
+            }
         case .activity:
             applyActivity(seq: seq, name: event.name, state: event.activityState, window: index, &rules)
+            if event.activityState == .expire, !run.openSaves.isEmpty { rules.observe(.expired, &self) }
         case .launch, .mark, .unknown:
             break  // handled by the fold (LifecycleReducer.apply)
         }

@@ -120,7 +120,7 @@ public struct LifecycleReducer: Sendable {
     public mutating func finish() {
         guard !finished else { return }
         finished = true
-        if model.isRunning { model.resolvePendingSaves(&rules) }
+        model.finishTrace(&rules)
         rules.finish(model)
         settle(below: .max)
     }

@@ -36,11 +36,13 @@ struct ReplayEvent: Sendable {
     /// `open`: whether the system restored the window.
     var restored = false
     var hasVersion = false
+    /// `delegate`: whether the callback is `willTerminate` (which ends the run, trace-format.md Readings 9).
+    var isWillTerminate = false
     /// `save`: its `stage` (`nil`: an instantaneous save).
     var saveStage: SaveStage?
     var window: Name = ReplayEvent.noWindow
     /// `write`/`read`: the key; `open`: the scene; `activity`: its name; an unknown kind: the kind;
-    /// `kill`: the reason; `save`: its `id` (``noName`` without one).
+    /// `kill`: the reason; `save`: its `id` (``noName`` without one); `delegate`: the callback.
     var name: Name = 0
     /// `write`: the base; `read`: the version (when ``hasVersion``).
     var version: UInt64 = 0
@@ -78,26 +80,33 @@ final class ReplayExtra: Sendable {
     let document: Name
     /// A `kill`'s signal and `by` (version 2; its reason is ``ReplayEvent/name``).
     let kill: ReplayKill?
+    /// A staged `save`'s `store` (version 2: a `begin` and an `end` without `id` pair by it), kept in
+    /// the rare part (``kill``'s object) so that every extra stays as small as in version 1.
+    var store: String? { kill?.store }
 
-    init(launch: ReplayLaunch? = nil, value: JSONValue? = nil, keys: [Name]? = nil, document: Name = ReplayEvent.noName, kill: ReplayKill? = nil) {
+    init(launch: ReplayLaunch? = nil, value: JSONValue? = nil, keys: [Name]? = nil, document: Name = ReplayEvent.noName, kill: ReplayKill? = nil,
+         store: String? = nil) {
         self.launch = launch
         self.value = value
         self.keys = keys
         self.document = document
-        self.kill = kill
+        self.kill = store.map { ReplayKill(signal: nil, by: ReplayEvent.noName, store: $0) } ?? kill
     }
 }
 
-/// The fields of a `kill` beside its reason (version 2): rare, so a
-/// reference of its own that keeps ``ReplayExtra`` small.
+/// The rare fields of version 2 (a `kill`'s beside its reason; a staged `save`'s `store`), a
+/// reference of their own that keeps ``ReplayExtra`` as small as in version 1.
 final class ReplayKill: Sendable {
     let signal: Int?
     /// Who recorded it (``ReplayEvent/noName``: not said).
     let by: Name
+    /// A staged `save`'s `store` (then ``signal`` is nil and ``by`` is ``ReplayEvent/noName``).
+    let store: String?
 
-    init(signal: Int?, by: Name) {
+    init(signal: Int?, by: Name, store: String? = nil) {
         self.signal = signal
         self.by = by
+        self.store = store
     }
 }
 
@@ -162,10 +171,14 @@ extension ReplayEvent {
             self.scope = scope
             if let v { hasVersion = true; version = v }
             if let document { extra = ReplayExtra(document: names.intern(document)) }
-        case .save(let keys, _, _, let stage, let id):
+        case .save(let keys, _, let store, let stage, let id):
             saveStage = stage
             name = id.map { names.intern($0) } ?? ReplayEvent.noName
-            if let keys { extra = ReplayExtra(keys: keys.map { names.intern($0) }) }
+            if stage != nil, let store {
+                extra = ReplayExtra(keys: keys.map { $0.map { names.intern($0) } }, store: store)
+            } else if let keys {
+                extra = ReplayExtra(keys: keys.map { names.intern($0) })
+            }
         case .kill(let reason, let signal, let by):
             name = names.intern(reason)
             extra = ReplayExtra(kill: ReplayKill(signal: signal, by: by.map { names.intern($0) } ?? ReplayEvent.noName))
@@ -174,7 +187,10 @@ extension ReplayEvent {
             activityState = state
         case .unknown(let n):
             name = names.intern(n)
-        case .terminate, .dismiss, .delegate, .mark:
+        case .delegate(let callback, _):
+            name = names.intern(callback)
+            isWillTerminate = callback == "willTerminate"
+        case .terminate, .dismiss, .mark:
             break
         }
     }

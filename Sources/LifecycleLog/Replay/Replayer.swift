@@ -41,7 +41,7 @@ public enum Replayer {
     /// `.jsonl` trace read directly, nothing written) to `body`, in order,
     /// until `body` returns `false`.
     ///
-    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace.
+    /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace.
     public static func forEachEvent(in path: String, _ body: (UInt64, Event) throws -> Bool) throws {
         if isJSONLines(path) {
             struct Stop: Error {}
@@ -66,7 +66,7 @@ public enum Replayer {
     ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
     ///   - customRules: an app's own rules, run beside the catalogue's (see ``LifecycleRule``).
     ///   - progress: called with the number of events replayed so far, every 65,536 events.
-    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace, and
+    /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace, and
     ///   `invalidArgument` when two of `customRules` share an id or one has a catalogue id.
     public static func replay(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
                               customRules: [any LifecycleRule] = [],
@@ -88,7 +88,7 @@ public enum Replayer {
     ///   - progress: called with the number of events replayed so far, every 65,536 events.
     ///   - onFinding: called with each finding once it is final.
     /// - Returns: the report's counts; its ``ReplayReport/findings`` is empty.
-    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace, or what `onFinding` throws;
+    /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace, or what `onFinding` throws;
     ///   `invalidArgument` when two of `customRules` share an id or one has a catalogue id.
     public static func replay(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
                               customRules: [any LifecycleRule] = [],
@@ -143,7 +143,7 @@ public enum Replayer {
 
     /// The state rebuilt just after the event `seq` (or after the last event when `seq` is `nil`).
     ///
-    /// - Throws: ``LifecycleLogError`` `invalidArgument` when there is no event
+    /// - Throws: `LifecycleLogError` `invalidArgument` when there is no event
     ///   `seq` (seqs start at 1), saying how many events the trace has.
     public static func state(of path: String, at seq: UInt64? = nil) throws -> LifecycleState {
         var reducer = LifecycleReducer()

@@ -16,8 +16,9 @@ enum Transition {
     case windowIdReused(window: Name, existing: Int)
     /// A run began: ``LifecycleModel/run`` is the new run, with no window open.
     case runStarted(ReplayLaunch)
-    /// The current run ended; its windows and unsaved keys are still in the model, and are
-    /// dropped right after. Any background save still undecided was decided before.
+    /// The current run ended (its end event is `RunEnd/seq`: a `terminate`, `kill`, `willTerminate`
+    /// or the next `launch`); its windows, unsaved keys and open save begins are still in the model,
+    /// and are dropped right after. Any background save still undecided was decided before.
     case runEnded(RunEnd)
     /// The window at `index` opened (it is the newest in ``LifecycleModel/openWindows``);
     /// `declaration` is its scene's in the run's launch, if declared.
@@ -51,16 +52,44 @@ enum Transition {
     case activityStarted(name: Name, window: Int?)
     /// An activity stopped (`window` nil: app-wide). App rules only.
     case activityStopped(name: Name, window: Int?)
+    /// An `activity` `expire` came (the system's expiration handler ran), whether or not the activity
+    /// was running, while save `begin`s are open (``RunState/openSaves``): made only then.
+    case expired
 }
 
-/// How a run ended.
+/// How a run ended (rules.md, Readings 11).
 struct RunEnd {
-    /// The seq of the event that ended it (`terminate`, or the next `launch`).
+    /// The seq of the run's end event: its `terminate`, its `kill`, its `willTerminate` (when
+    /// neither followed it), or the next `launch`.
     var seq: UInt64
-    /// The next launch, when the run ended without terminate (the process was killed).
-    var nextLaunch: NextLaunch?
-    /// The aggregate app phase when it ended.
+    /// What ended it.
+    var how: How
+    /// The aggregate app phase after the run's last event (Readings 12).
     var appPhase: ScenePhase
+
+    /// What ended a run.
+    enum How {
+        /// Its `terminate` (after a `willTerminate` or not): a clean end.
+        case terminated
+        /// Its `willTerminate`, with no `terminate` or `kill` after it before the next launch or the
+        /// end of the trace: a clean end (the process called `exit` after the callback).
+        case willTerminate
+        /// Its `kill`: the trace says who ended it.
+        case killed(RecordedKill)
+        /// The next `launch`, with nothing recorded: the process died unseen.
+        case unrecorded(NextLaunch)
+    }
+
+    /// A `kill` event that ended a run.
+    struct RecordedKill {
+        var reason: KillReason
+        /// The reason as written (for messages).
+        var name: Name
+        var t: Double
+        var signal: Int?
+        /// Who recorded it (``ReplayEvent/noName``: not said).
+        var by: Name
+    }
 
     /// A `launch` that ended the run before it.
     struct NextLaunch {
@@ -70,8 +99,54 @@ struct RunEnd {
         var updated: Bool
     }
 
-    /// Ended by a kill in the foreground (not in the background, not explained by an update).
-    var isUnclean: Bool { nextLaunch.map { !$0.updated } == true && appPhase != .background }
+    /// The next launch, when it ended the run with nothing recorded.
+    var nextLaunch: NextLaunch? {
+        if case .unrecorded(let next) = how { return next }
+        return nil
+    }
+
+    /// The kill that ended the run, if one did.
+    var kill: RecordedKill? {
+        if case .killed(let kill) = how { return kill }
+        return nil
+    }
+
+    /// Whether the end is clean: a `terminate` or a `willTerminate`.
+    var isClean: Bool {
+        switch how {
+        case .terminated, .willTerminate: return true
+        case .killed, .unrecorded: return false
+        }
+    }
+
+    /// An end with no known cause: the next launch (not an update), or a kill of an unknown
+    /// reason, in a run not under a debugger (rules.md, `unclean-exit`; Readings 13, 16).
+    func isUnexplained(underDebugger: Bool) -> Bool {
+        switch how {
+        case .unrecorded(let next): return !next.updated && !underDebugger
+        case .killed(let kill): return kill.reason == .unknown && !underDebugger
+        case .terminated, .willTerminate: return false
+        }
+    }
+}
+
+/// Who or what ended a process, as a `kill`'s `reason` says (trace-format.md, section 5).
+enum KillReason: Equatable {
+    case user, harness, debugger, watchdog, jetsam, crash
+    /// Any other string (Readings 15): an end with an unknown cause.
+    case unknown
+
+    init(_ reason: String) {
+        switch reason {
+        case "user": self = .user
+        case "harness": self = .harness
+        case "debugger": self = .debugger
+        case "watchdog": self = .watchdog
+        case "jetsam": self = .jetsam
+        case "crash": self = .crash
+        default: self = .unknown
+        }
+    }
 }
 
 /// A write, as the model sees it before it applies it.

@@ -27,7 +27,7 @@ public struct EventListing: Sendable {
     /// Calls `line` with the header and then one aligned line per matching
     /// event: seq, t, kind, window and the other fields as `name=value`.
     ///
-    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace.
+    /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace.
     public static func list(_ path: String, filter: Filter, _ line: (String) throws -> Void) throws {
         try line(pad("SEQ", 8) + pad("T (ms)", 14) + pad("KIND", 10) + pad("WINDOW", 14) + "FIELDS")
         let body: (UInt64, Event) throws -> Bool = { seq, event in

@@ -18,7 +18,7 @@ public enum ExpectedReport {
     /// The comparison is of meaning, not layout: both sides are parsed and
     /// re-rendered, and the `trace` member is not compared.
     ///
-    /// - Throws: ``LifecycleLogError`` `invalidInput` when `expectedText` is not a report.
+    /// - Throws: `LifecycleLogError` `invalidInput` when `expectedText` is not a report.
     public static func difference(_ report: ReplayReport, expectedText: String, expectedPath: String) throws -> String? {
         var bytes = Array(expectedText.utf8)
         let parsed: JSONValue

@@ -120,7 +120,7 @@ public struct Timeline: Sendable {
 
     /// Builds the timeline of the trace at `path` (two streaming passes).
     ///
-    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace.
+    /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace.
     public static func build(_ path: String, configuration: RuleConfiguration = RuleConfiguration()) throws -> Timeline {
         try build(path, configuration: configuration, placedWarnings: maxDetailedFindings, placedErrors: maxPlacedErrors)
     }

@@ -22,7 +22,7 @@ public struct TraceStatistics: Sendable {
 
     /// Gathers the statistics of the trace at `path` in one streaming pass.
     ///
-    /// - Throws: ``LifecycleLogError`` for a missing, damaged or malformed trace.
+    /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace.
     public static func gather(_ path: String, configuration: RuleConfiguration = RuleConfiguration()) throws -> TraceStatistics {
         var reducer = LifecycleReducer(configuration: configuration)
         var perKind: [String: UInt64] = [:]

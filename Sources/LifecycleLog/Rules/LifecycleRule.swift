@@ -57,8 +57,11 @@ extension LifecycleRule {
 public enum LifecycleTransition: Sendable, Hashable {
     /// A launch started run `run` (1-based) on `platform`.
     case runStarted(run: Int, platform: Platform)
-    /// Run `run` ended: ``RunEndReason/terminated``, or ``RunEndReason/killed`` (the next launch
-    /// came with no terminate). Its windows are still open in the context's view.
+    /// Run `run` ended, as ``RunEndReason`` says: ``RunEndReason/terminated``,
+    /// ``RunEndReason/willTerminate``, ``RunEndReason/recordedKill`` (its reason in
+    /// ``LifecycleRuleContext/killReason``) or ``RunEndReason/killed`` (the next launch came with
+    /// nothing recorded). Told at the event that makes the end known (for a willTerminate end, the
+    /// next launch or the end of the trace). Its windows are still open in the context's view.
     case runEnded(run: Int, how: RunEndReason)
     /// A window opened: its id, its scene's id, and the canonical JSON of its value, if any.
     case windowOpened(window: String, scene: String, value: String?)
@@ -84,12 +87,19 @@ public enum LifecycleTransition: Sendable, Hashable {
     case unknownWindow(window: String)
 }
 
-/// How a run ended.
+/// How a run ended (rules.md, Readings 11).
 public enum RunEndReason: String, Sendable, Hashable {
-    /// A `terminate` event.
+    /// A `terminate` event (after a `willTerminate` or not): a clean end.
     case terminated
-    /// The next `launch`, with no terminate before it: the process was killed.
+    /// The next `launch`, with no terminate, kill or willTerminate before it: the process died
+    /// with nothing recorded (a crash, a kill by the system, the user or a debugger).
     case killed
+    /// A `delegate` `willTerminate` with no `terminate` or `kill` after it before the next launch
+    /// or the end of the trace: a clean end at the willTerminate (trace format 2, Readings 9).
+    case willTerminate
+    /// A `kill` event (trace format 2): the trace says who ended the process;
+    /// ``LifecycleRuleContext/killReason`` gives its `reason`.
+    case recordedKill
 }
 
 /// What an app's own rule (``LifecycleRule``) sees at a transition: the event, a
@@ -112,8 +122,12 @@ public struct LifecycleRuleContext: Sendable {
     /// The current run (1-based), or 0 before the first launch.
     public var run: Int { model.run.number }
 
-    /// Whether a process is running (launched and not terminated).
+    /// Whether a process is running (launched and not terminated or killed).
     public var isRunning: Bool { model.isRunning }
+
+    /// The `reason` of the `kill` that ended the current (or last) run, as written (`"crash"`,
+    /// `"user"`, …); `nil` when no kill ended it.
+    public var killReason: String? { model.run.endedByKill ? model.names[model.run.killReason] : nil }
 
     /// The aggregate app phase, or `nil` when no process runs.
     public var appPhase: ScenePhase? { model.isRunning ? model.appPhase : nil }
@@ -208,7 +222,14 @@ extension LifecycleTransition {
         case .runStarted(let launch):
             self = .runStarted(run: model.run.number, platform: launch.platform)
         case .runEnded(let end):
-            self = .runEnded(run: model.run.number, how: end.nextLaunch == nil ? .terminated : .killed)
+            let how: RunEndReason
+            switch end.how {
+            case .terminated: how = .terminated
+            case .willTerminate: how = .willTerminate
+            case .killed: how = .recordedKill
+            case .unrecorded: how = .killed
+            }
+            self = .runEnded(run: model.run.number, how: how)
         case .windowOpened(let index, _):
             let w = model.openWindows[index]
             self = .windowOpened(window: names[w.id], scene: names[w.scene], value: w.canonicalValue)
@@ -232,7 +253,7 @@ extension LifecycleTransition {
             self = .activityStopped(name: names[name], window: window(index))
         case .unknownWindow(let event):
             self = .unknownWindow(window: names[event.window])
-        case .unknownEvent, .outsideRun, .windowIdReused, .crossedBackground, .backgroundSaveMissed:
+        case .unknownEvent, .outsideRun, .windowIdReused, .crossedBackground, .backgroundSaveMissed, .expired:
             return nil
         }
     }

@@ -18,6 +18,9 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
     case unsavedDismiss
     /// `unsaved-at-exit` (error): the process ended, by a quit or a kill, with unsaved state.
     case unsavedAtExit
+    /// `unfinished-save` (error, rules version 2): a save `begin` never ended before an `activity`
+    /// `expire` or the run's end.
+    case unfinishedSave
     /// `lost-update` (error): a write overwrote another writer's change that it never saw.
     case lostUpdate
     /// `duplicate-window` (error): a second window of a single-instance scene, or for the same value.
@@ -26,13 +29,14 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
     case undeclaredScene
     /// `unknown-window` (error): an event names a window that is not open, or reuses an open window's id.
     case unknownWindow
-    /// `event-before-launch` (error): an event before the first launch or after terminate.
+    /// `event-before-launch` (error): an event (a `kill` included) before the first launch or after the run's terminate or kill.
     case eventBeforeLaunch
     /// `unsupported-scene` (warning): a scene kind the platform does not have.
     case unsupportedScene
     /// `phase-skip` (warning): a phase change skipped inactive, which UIKit always passes through.
     case phaseSkip
-    /// `unclean-exit` (warning): a run ended in the foreground without terminate, likely a crash.
+    /// `unclean-exit` (warning): a recorded crash or watchdog kill, a jetsam kill while active, or a run
+    /// that ended active with no recorded cause (not under a debugger, not an update).
     case uncleanExit
     /// `slow-launch` (warning): the app took longer than the watchdog limit to become active.
     case slowLaunch
@@ -52,7 +56,7 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
 
     /// The catalogue's rules, in the catalogue's order (``custom(_:)`` rules are not among them).
     public static let allCases: [Rule] = [
-        .missedBackgroundSave, .unsavedDismiss, .unsavedAtExit, .lostUpdate, .duplicateWindow, .undeclaredScene,
+        .missedBackgroundSave, .unsavedDismiss, .unsavedAtExit, .unfinishedSave, .lostUpdate, .duplicateWindow, .undeclaredScene,
         .unknownWindow, .eventBeforeLaunch, .unsupportedScene, .phaseSkip, .uncleanExit, .slowLaunch,
         .activityInBackground, .appPhaseMismatch, .sceneStorageLost, .unknownEvent, .killExposure,
     ]
@@ -70,6 +74,7 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
         case .missedBackgroundSave: return "missed-background-save"
         case .unsavedDismiss: return "unsaved-dismiss"
         case .unsavedAtExit: return "unsaved-at-exit"
+        case .unfinishedSave: return "unfinished-save"
         case .lostUpdate: return "lost-update"
         case .duplicateWindow: return "duplicate-window"
         case .undeclaredScene: return "undeclared-scene"
@@ -92,7 +97,7 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
     /// ``LifecycleRule/severity`` is what it reports at).
     public var defaultSeverity: Severity {
         switch self {
-        case .missedBackgroundSave, .unsavedDismiss, .unsavedAtExit, .lostUpdate, .duplicateWindow,
+        case .missedBackgroundSave, .unsavedDismiss, .unsavedAtExit, .unfinishedSave, .lostUpdate, .duplicateWindow,
              .undeclaredScene, .unknownWindow, .eventBeforeLaunch:
             return .error
         case .custom:
@@ -111,14 +116,15 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
         case .missedBackgroundSave: return "Unsaved state went to the background and was never saved there."
         case .unsavedDismiss: return "A window was dismissed with unsaved scene state."
         case .unsavedAtExit: return "The process ended (quit or killed) with unsaved state."
+        case .unfinishedSave: return "An asynchronous save began and never ended before the process could be suspended or ended."
         case .lostUpdate: return "A write overwrote another writer's change it never saw."
         case .duplicateWindow: return "A second window of a single-instance scene, or for the same value."
         case .undeclaredScene: return "A window of a scene the app did not declare, or a value for a scene without `for`."
         case .unknownWindow: return "An event names a window that is not open, or reuses an open window's id."
-        case .eventBeforeLaunch: return "An event before the first launch or after terminate."
+        case .eventBeforeLaunch: return "An event before the first launch or after the run's terminate or kill."
         case .unsupportedScene: return "A scene kind the platform does not have."
         case .phaseSkip: return "A phase change skipped inactive (UIKit always passes through it)."
-        case .uncleanExit: return "A run ended in the foreground without terminate: likely a crash."
+        case .uncleanExit: return "A run crashed, was killed by the watchdog, or ended active with no recorded cause."
         case .slowLaunch: return "The app took over the watchdog limit to become active."
         case .activityInBackground: return "Work (timer, animation, audio) kept running in the background."
         case .appPhaseMismatch: return "The app-level phase disagrees with its windows' phases."

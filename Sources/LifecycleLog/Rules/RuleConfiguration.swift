@@ -26,7 +26,7 @@ public struct RuleConfiguration: Sendable, Hashable {
 
     /// Reads a `--rules` file's JSON text.
     ///
-    /// - Throws: ``LifecycleLogError`` `invalidInput` naming the member that is wrong.
+    /// - Throws: `LifecycleLogError` `invalidInput` naming the member that is wrong.
     public init(json text: String, path: String? = nil) throws {
         var bytes = Array(text.utf8)
         let value: JSONValue

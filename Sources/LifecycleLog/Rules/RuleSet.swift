@@ -16,6 +16,7 @@ struct RuleSet: Sendable {
     var duplicateWindow = DuplicateWindow()
     var unsavedDismiss = UnsavedDismiss()
     var unsavedAtExit = UnsavedAtExit()
+    var unfinishedSave = UnfinishedSave()
     var uncleanExit = UncleanExit()
     var slowLaunch: SlowLaunch
     var phaseSkip = PhaseSkip()
@@ -96,6 +97,7 @@ struct RuleSet: Sendable {
             unsupportedScene.observe(transition, at: now, &model, &findings)
         case .runEnded:
             unsavedAtExit.observe(transition, at: now, &model, &findings)
+            unfinishedSave.observe(transition, at: now, &model, &findings)
             uncleanExit.observe(transition, at: now, &model, &findings)
             slowLaunch.observe(transition, at: now, &model, &findings)
             killExposure.observe(transition, at: now, &model, &findings)
@@ -108,6 +110,8 @@ struct RuleSet: Sendable {
             activityInBackground.observe(transition, at: now, &model, &findings)
         case .backgroundSaveMissed:
             missedBackgroundSave.observe(transition, at: now, &model, &findings)
+        case .expired:
+            unfinishedSave.observe(transition, at: now, &model, &findings)
         case .phaseChanged, .keyWritten, .keyRead, .appPhaseChanged, .keySaved, .activityStarted, .activityStopped:
             break  // in observe(_:_:)
         }

@@ -1,4 +1,4 @@
-/// `unsaved-at-exit`: the process ended (terminate, or killed: the next launch came) with unsaved
+/// `unsaved-at-exit`: the process ended (terminate, willTerminate, a kill, or the next launch) with unsaved
 /// keys, other than those whose background save was already missed (`missed-background-save` names them).
 struct UnsavedAtExit: BuiltInRule {
     @inline(__always)
@@ -6,9 +6,13 @@ struct UnsavedAtExit: BuiltInRule {
         guard case .runEnded(let end) = transition, model.dirtyCount > 0 else { return }
         let unsaved = model.ordered(model.dirtyKeys().subtracting(model.run.missedInBackground))
         guard !unsaved.isEmpty else { return }
-        let how = end.nextLaunch == nil
-            ? "The app terminated"
-            : "The process was killed (the next launch came with no terminate)"
+        let how: String
+        switch end.how {
+        case .terminated: how = "The app terminated"
+        case .willTerminate: how = "The app ended after applicationWillTerminate"
+        case .killed(let kill): how = "The process was killed (reason \"\(model.names[kill.name])\")"
+        case .unrecorded: how = "The process was killed (the next launch came with no terminate)"
+        }
         findings.report(.unsavedAtExit, at: end.seq, related: model.lastWriteSeqs(unsaved),
                         "\(how) with unsaved \(model.list(unsaved)). Saving only on .background misses this: a quit on macOS sends no phase change and a kill can come while .inactive. Save when the scene phase becomes .inactive, on applicationWillTerminate, and after edits.")
     }

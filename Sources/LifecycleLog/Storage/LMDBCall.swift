@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The one place where liblmdb status codes become ``LifecycleLogError``s.
+/// The one place where liblmdb status codes become `LifecycleLogError`s.
 ///
 /// Every `mdb_*` call that can fail goes through ``check(_:_:path:)`` so that
 /// the error names the function, LMDB's status and message, and a sentence

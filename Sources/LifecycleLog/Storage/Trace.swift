@@ -28,7 +28,7 @@ public final class Trace {
 
     /// Opens the trace at `path` for reading.
     ///
-    /// - Throws: ``LifecycleLogError`` with code `io` (missing or unreadable
+    /// - Throws: `LifecycleLogError` with code `io` (missing or unreadable
     ///   file), `notATrace`, `unsupportedVersion` or `corruptTrace`.
     public init(path: String) throws {
         self.path = path
@@ -73,7 +73,7 @@ public final class Trace {
     /// read transaction, so they form a consistent prefix even while the trace
     /// is being recorded.
     ///
-    /// - Throws: ``LifecycleLogError`` (`corruptTrace` naming the seq of a
+    /// - Throws: `LifecycleLogError` (`corruptTrace` naming the seq of a
     ///   damaged event), or whatever `body` throws.
     public func forEachEvent(from seq: UInt64 = 1, _ body: (_ seq: UInt64, _ event: Event) throws -> Bool) throws {
         try forEachRecord(from: seq, decode: { bytes, symbols in try EventCodec.decode(bytes, symbols: symbols) }, body)

@@ -1,4 +1,4 @@
-/// A ``RecordingSink`` that appends to an LMDB trace file: one transaction
+/// A `RecordingSink` that appends to an LMDB trace file: one transaction
 /// per batch, synced on commit. Opening an existing trace continues its
 /// seqs and times.
 ///
@@ -14,7 +14,7 @@ public final class TraceFileSink: RecordingSink {
 
     /// Opens (or creates) the trace at `path` for appending; other processes may read it meanwhile.
     ///
-    /// - Throws: ``LifecycleLogError`` when the file cannot be opened, is not a
+    /// - Throws: `LifecycleLogError` when the file cannot be opened, is not a
     ///   trace, or is damaged (record into a new file then).
     public init(path: String) throws {
         let traceWriter = try TraceWriter(path: path, sharing: .shared)
@@ -42,11 +42,11 @@ extension LifecycleRecorder {
     ///   - path: the trace file; created when missing, continued when it is a trace.
     ///   - durability: when events reach the disk; batched by default.
     ///   - clock: the monotonic clock that gives `t`; inject one in tests.
-    /// - Throws: ``LifecycleLogError`` when the file cannot be opened or is not a trace.
+    /// - Throws: `LifecycleLogError` when the file cannot be opened or is not a trace.
     public convenience init(path: String, durability: Durability = .batched(), clock: @escaping Clock = LifecycleRecorder.systemClock) throws {
         self.init(sink: try TraceFileSink(path: path), durability: durability, clock: clock)
     }
 
-    /// The trace file being recorded (the sink's ``RecordingSink/destination``).
+    /// The trace file being recorded (the sink's `RecordingSink/destination`).
     public var path: String { destination }
 }

@@ -12,7 +12,7 @@ import Darwin
 /// twice.
 ///
 /// A writer is not thread-safe: use it from one thread at a time, or record
-/// through ``LifecycleRecorder``, which may be called from any thread.
+/// through `LifecycleRecorder`, which may be called from any thread.
 ///
 /// ```swift
 /// let writer = try TraceWriter(path: "session.lmdb")
@@ -54,7 +54,7 @@ public final class TraceWriter {
     ///   - sharing: whether other processes may use the file meanwhile.
     ///   - initialMapSize: the LMDB map size to start with, in bytes; the map
     ///     doubles whenever it fills, so this only matters for tests and tuning.
-    /// - Throws: ``LifecycleLogError`` (`io`, `notATrace`, `unsupportedVersion`, `corruptTrace`, `storage`).
+    /// - Throws: `LifecycleLogError` (`io`, `notATrace`, `unsupportedVersion`, `corruptTrace`, `storage`).
     public init(path: String, sharing: Sharing = .shared, initialMapSize: Int = 64 << 20) throws {
         self.path = path
         do {
@@ -132,9 +132,9 @@ public final class TraceWriter {
     /// Appends `events` in one transaction, with seqs following ``lastSeq``.
     ///
     /// - Returns: the seq of the last appended event.
-    /// - Throws: ``LifecycleLogError``; on a throw nothing of this call is stored.
+    /// - Throws: `LifecycleLogError`; on a throw nothing of this call is stored.
     ///
-    /// Events that use trace format version 2 data (``Event/process``, `kill`,
+    /// Events that use trace format version 2 data (`Event/process`, `kill`,
     /// the new fields and values) make the trace a version-2 trace (stored
     /// layout 2) in the same transaction.
     @discardableResult

@@ -55,6 +55,8 @@ public final class CollectorSink: RecordingSink {
         /// When a failed connection may be tried again.
         var nextAttempt: ContinuousClock.Instant?
         var closed = false
+        /// What ``takeWarning()`` returns next.
+        var warning: LifecycleLogError?
     }
 
     private let host: String
@@ -150,7 +152,20 @@ public final class CollectorSink: RecordingSink {
                                         path: destination)
             }
             try fallback.write(events)
+            // Reported after every batch the fallback takes, so the recorder's lastError says so while it lasts.
+            s.warning = LifecycleLogError(.io, "could not send to the collector (\(reason.message)); batches go to \(fallback.destination) until it is back, trying again every \(retryInterval)",
+                                          path: destination)
         }
+    }
+
+    /// Returns, after each batch the fallback took instead of the collector,
+    /// why; otherwise the fallback's own warnings.
+    public func takeWarning() -> LifecycleLogError? {
+        let own = state.withLock { s -> LifecycleLogError? in
+            defer { s.warning = nil }
+            return s.warning
+        }
+        return own ?? fallback?.takeWarning()
     }
 
     /// Disconnects, and closes the fallback.

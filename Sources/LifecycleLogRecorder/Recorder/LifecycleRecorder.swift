@@ -238,7 +238,9 @@ public final class LifecycleRecorder: Sendable {
         try commitPending()
     }
 
-    /// The error of the last failed background commit, if any.
+    /// The error of the last failed background commit, if any, or the problem
+    /// the sink recovered from during the last commit (``RecordingSink/takeWarning()``:
+    /// a spool moved to a new file, a collector unreachable).
     public var lastError: LifecycleLogError? { state.withLock { $0.error } }
 
     /// Appends what is pending in one transaction. Batches are taken inside
@@ -259,8 +261,10 @@ public final class LifecycleRecorder: Sendable {
             do {
                 try writer.write(batch)
                 batch.removeAll(keepingCapacity: true)
+                let warning = writer.takeWarning()
+                if let warning { RecorderLog.report(warning) }
                 state.withLock { s in
-                    s.error = nil
+                    s.error = warning
                     s.spare = batch
                 }
             } catch {

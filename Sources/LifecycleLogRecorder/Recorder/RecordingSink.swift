@@ -22,4 +22,14 @@ public protocol RecordingSink: AnyObject, Sendable {
     func write(_ events: [Event]) throws
     /// Releases the destination. Called once, after the last write.
     func close()
+    /// Returns, once, a problem the sink recovered from since the last call
+    /// (it moved to another file, a collector was unreachable and a spool took
+    /// the batch). The recorder calls it after each successful write and
+    /// reports it through ``LifecycleRecorder/lastError``.
+    func takeWarning() -> LifecycleLogError?
+}
+
+extension RecordingSink {
+    /// No warnings: the default for sinks that either write or throw.
+    public func takeWarning() -> LifecycleLogError? { nil }
 }

@@ -1,0 +1,322 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A ``RecordingSink`` that appends to a crash-safe JSON Lines file (a
+/// *spool*) in the app's container: the file `replay import` reads.
+///
+/// Each batch is written as complete lines with as few `write(2)` calls as
+/// the system allows (usually one), then synced with `fsync(2)`. A process
+/// killed mid-write leaves an exact prefix of what it recorded plus at most
+/// one torn final line, which `replay import` reports and drops.
+///
+/// Opening an existing spool cuts a torn final line off, continues `t` from
+/// the last complete line, and appends. When the file cannot be opened,
+/// written or synced, or is damaged (its first line is not a trace header of
+/// this format version, its last complete line is not an event), the sink
+/// moves to a new file beside it (`session.jsonl` → `session-2.jsonl`,
+/// `session-3.jsonl`, …) and tells the recorder, which reports it through
+/// ``LifecycleRecorder/lastError``. It never throws into the app: only when
+/// no file beside it can be written does ``write(_:)`` throw, and the
+/// recorder then keeps the events in memory for the next try.
+///
+/// ```swift
+/// let recorder = LifecycleRecorder(sink: SpoolSink(path: container + "/session.jsonl"))
+/// ```
+public final class SpoolSink: RecordingSink {
+    /// The header line a new spool starts with.
+    static let header = "{\"format\":\"lifecycle-trace\",\"version\":\(JSONLinesDecoder.supportedVersion)}\n"
+
+    private struct State {
+        var fd: Int32 = -1
+        /// The file's length: everything before it is complete lines.
+        var length: Int = 0
+        var path: String
+        /// The next `-N` suffix to try when moving to a new file.
+        var nextSuffix = 2
+        var warning: LifecycleLogError?
+    }
+
+    private let state: Locked<State>
+    /// The path the sink was opened with; ``currentPath`` is where it writes now.
+    public let path: String
+    /// The `t` of the last complete event in the spool when the sink opened (0 for a new one).
+    public let lastTime: Double
+
+    /// Opens (or creates) the spool at `path` for appending. Never fails: a
+    /// spool that cannot be used is replaced by a new file beside it, and the
+    /// recorder reports that on its first write.
+    ///
+    /// - Parameter path: the JSON Lines file, conventionally `*.jsonl`, in a
+    ///   folder the app can write (its container's Application Support or Caches).
+    public init(path: String) {
+        self.path = path
+        var s = State(path: path)
+        var time: Double = 0
+        switch Self.open(existing: path) {
+        case .success(let opened):
+            s.fd = opened.fd
+            s.length = opened.length
+            time = opened.lastTime
+        case .failure(let error):
+            s.warning = error
+            Self.moveToNewFile(&s, base: path)
+        }
+        lastTime = time
+        state = Locked(s)
+    }
+
+    deinit { close() }
+
+    /// The spool file the sink writes now: ``path``, or the file it moved to.
+    public var currentPath: String { state.withLock { $0.path } }
+
+    /// The spool's current path.
+    public var destination: String { currentPath }
+
+    /// Appends `events` as JSON Lines and syncs the file.
+    ///
+    /// - Throws: ``LifecycleLogError`` (`io`) only when neither the spool nor
+    ///   a new file beside it can be written; none of the batch counts as
+    ///   written then (a partly written batch is cut off again).
+    public func write(_ events: [Event]) throws {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(events.count * 96)
+        for event in events {
+            bytes.append(contentsOf: event.jsonLine.utf8)
+            bytes.append(0x0A)
+        }
+        try state.withLock { s in
+            var attempts = 0
+            while true {
+                if s.fd >= 0 {
+                    let failure = Self.append(bytes, to: &s)
+                    guard let failure else { return }
+                    s.warning = failure
+                }
+                attempts += 1
+                if attempts > 3 {
+                    throw LifecycleLogError(.io, "cannot write the spool or a new file beside it: \(s.warning?.message ?? "unknown"); check that the folder exists, is writable and has space", path: path)
+                }
+                Self.moveToNewFile(&s, base: path)
+            }
+        }
+    }
+
+    /// Returns (once) why the sink moved to a new file, if it did since the last call.
+    public func takeWarning() -> LifecycleLogError? {
+        state.withLock { s in
+            defer { s.warning = nil }
+            return s.warning
+        }
+    }
+
+    /// Closes the file.
+    public func close() {
+        state.withLock { s in
+            if s.fd >= 0 { _ = Self.systemClose(s.fd) }
+            s.fd = -1
+        }
+    }
+
+    // MARK: Files
+
+    private struct Opened {
+        var fd: Int32
+        var length: Int
+        var lastTime: Double
+    }
+
+    private static func systemClose(_ fd: Int32) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.close(fd)
+        #else
+        Darwin.close(fd)
+        #endif
+    }
+
+    private static func systemError(_ function: String, _ path: String) -> LifecycleLogError {
+        let code = errno
+        return LifecycleLogError(.io, "\(function) failed: \(String(cString: strerror(code)))", path: path, lmdbStatus: code, function: function)
+    }
+
+    /// Writes all of `bytes` at the end of the file and syncs; on failure cuts
+    /// the file back to its old length and closes it.
+    private static func append(_ bytes: [UInt8], to s: inout State) -> LifecycleLogError? {
+        let failure: LifecycleLogError? = bytes.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                // `!`: a non-empty array has a base address.
+                let wrote = pwrite(s.fd, buffer.baseAddress! + done, buffer.count - done, off_t(s.length + done))
+                if wrote < 0 {
+                    if errno == EINTR { continue }
+                    return systemError("write", s.path)
+                }
+                done += wrote
+            }
+            if fsync(s.fd) != 0 { return systemError("fsync", s.path) }
+            return nil
+        }
+        if let failure {
+            _ = ftruncate(s.fd, off_t(s.length))  // best effort: no torn batch left behind
+            _ = systemClose(s.fd)
+            s.fd = -1
+            return failure
+        }
+        s.length += bytes.count
+        return nil
+    }
+
+    /// Opens a new file beside `base` (`name-N.ext`), created exclusively, with a header.
+    private static func moveToNewFile(_ s: inout State, base: String) {
+        if s.fd >= 0 { _ = systemClose(s.fd) }
+        s.fd = -1
+        while s.nextSuffix < 1000 {
+            let candidate = suffixed(base, s.nextSuffix)
+            s.nextSuffix += 1
+            let fd = openFile(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC)
+            if fd < 0 {
+                if errno == EEXIST { continue }
+                s.warning = systemError("open", candidate)
+                return
+            }
+            s.fd = fd
+            s.path = candidate
+            s.length = 0
+            if let failure = append(Array(header.utf8), to: &s) {
+                s.warning = failure
+                continue
+            }
+            let previous = s.warning.map { ": \($0.description)" } ?? ""
+            s.warning = LifecycleLogError(.io, "the spool could not be used\(previous); recording continues in \(candidate)", path: base)
+            return
+        }
+    }
+
+    private static func openFile(_ path: String, _ flags: Int32) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.open(path, flags, 0o644)
+        #else
+        Darwin.open(path, flags, 0o644)
+        #endif
+    }
+
+    /// `a/session.jsonl` → `a/session-2.jsonl`; `a/session` → `a/session-2`.
+    package static func suffixed(_ path: String, _ n: Int) -> String {
+        let slash = path.lastIndex(of: "/")
+        let nameStart = slash.map { path.index(after: $0) } ?? path.startIndex
+        if let dot = path[nameStart...].lastIndex(of: "."), dot > nameStart {
+            return "\(path[..<dot])-\(n)\(path[dot...])"
+        }
+        return "\(path)-\(n)"
+    }
+
+    /// Opens `path`, creating it with a header, or checking an existing one:
+    /// the header's version, a torn tail cut off, `t` of the last complete line.
+    private static func open(existing path: String) -> Result<Opened, LifecycleLogError> {
+        let fd = openFile(path, O_RDWR | O_CREAT | O_CLOEXEC)
+        if fd < 0 { return .failure(systemError("open", path)) }
+        var info = stat()
+        if fstat(fd, &info) != 0 {
+            let error = systemError("fstat", path)
+            _ = systemClose(fd)
+            return .failure(error)
+        }
+        if (info.st_mode & S_IFMT) != S_IFREG {
+            _ = systemClose(fd)
+            return .failure(LifecycleLogError(.io, "not a regular file", path: path))
+        }
+        let size = Int(info.st_size)
+        if size == 0 {
+            var s = State(fd: fd, length: 0, path: path)
+            if let failure = append(Array(header.utf8), to: &s) { return .failure(failure) }
+            return .success(Opened(fd: fd, length: s.length, lastTime: 0))
+        }
+        switch scan(fd: fd, size: size, path: path) {
+        case .failure(let error):
+            _ = systemClose(fd)
+            return .failure(error)
+        case .success(let (complete, time)):
+            if complete < size, ftruncate(fd, off_t(complete)) != 0 || fsync(fd) != 0 {
+                let error = systemError("ftruncate", path)
+                _ = systemClose(fd)
+                return .failure(error)
+            }
+            return .success(Opened(fd: fd, length: complete, lastTime: time))
+        }
+    }
+
+    private static func readAll(fd: Int32, at offset: Int, count: Int, path: String) -> Result<[UInt8], LifecycleLogError> {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        let failure: LifecycleLogError? = bytes.withUnsafeMutableBytes { buffer in
+            while done < count {
+                // `!`: count > 0 here.
+                let got = pread(fd, buffer.baseAddress! + done, count - done, off_t(offset + done))
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    return systemError("read", path)
+                }
+                if got == 0 { break }
+                done += got
+            }
+            return nil
+        }
+        if let failure { return .failure(failure) }
+        bytes.removeSubrange(done...)
+        return .success(bytes)
+    }
+
+    /// Checks the header and finds the end of the last complete line and its `t`.
+    private static func scan(fd: Int32, size: Int, path: String) -> Result<(Int, Double), LifecycleLogError> {
+        // The header: the first line.
+        let headBytes: [UInt8]
+        switch readAll(fd: fd, at: 0, count: min(size, 4096), path: path) {
+        case .failure(let error): return .failure(error)
+        case .success(let bytes): headBytes = bytes
+        }
+        guard let headerEnd = headBytes.firstIndex(of: 0x0A) else {
+            // Not even the header is complete: the file was torn while it was created.
+            // Start over: rewrite the header.
+            if ftruncate(fd, 0) != 0 { return .failure(systemError("ftruncate", path)) }
+            var s = State(fd: fd, length: 0, path: path)
+            if let failure = append(Array(header.utf8), to: &s) { return .failure(failure) }
+            return .success((s.length, 0))
+        }
+        if Array(headBytes[...headerEnd]) != Array(header.utf8) {
+            return .failure(LifecycleLogError(.invalidInput, "the spool's first line is not the header \(header.dropLast()); not continuing it", path: path, line: 1))
+        }
+        // The last complete line: read backwards from the end in growing chunks.
+        var chunk = 4096
+        while true {
+            let start = max(0, size - chunk)
+            let tail: [UInt8]
+            switch readAll(fd: fd, at: start, count: size - start, path: path) {
+            case .failure(let error): return .failure(error)
+            case .success(let bytes): tail = bytes
+            }
+            guard let lastNewline = tail.lastIndex(of: 0x0A) else {
+                if start == 0 { return .success((headerEnd + 1, 0)) }
+                chunk *= 4
+                continue
+            }
+            let complete = start + lastNewline + 1
+            if complete == headerEnd + 1 { return .success((complete, 0)) }
+            guard let lineStart = tail[..<lastNewline].lastIndex(of: 0x0A).map({ $0 + 1 }) ?? (start == 0 ? 0 : nil) else {
+                chunk *= 4
+                continue
+            }
+            let line = Array(tail[lineStart..<lastNewline])
+            let value: JSONValue? = line.withUnsafeBufferPointer { try? JSONParser.parse($0) }
+            guard case .object(let members)? = value,
+                  case .number(let text)? = members.first(where: { $0.name == "t" })?.value,
+                  let time = Double(text)
+            else {
+                return .failure(LifecycleLogError(.invalidInput, "the spool's last complete line is not an event with a \"t\"; not continuing it", path: path))
+            }
+            return .success((complete, time))
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/// Records an app's windows and phases through a ``LifecycleRecorder``: one
+/// ``WindowTracker`` shared by every window, behind a lock, whose events go
+/// straight to the recorder.
+///
+/// The SwiftUI glue (`LifecycleLogSwiftUI`) uses it; anything else that sees
+/// SwiftUI's callbacks (a UIKit scene delegate, a test) can call it too. It is
+/// safe to call from any thread: the tracker decides and the recorder records
+/// under one lock, so events are recorded in the order the callbacks ran.
+///
+/// ```swift
+/// let scenes = SceneRecorder(recorder)
+/// let window = scenes.newWindow()          // one per root view instance
+/// let id = window.appear(scene: "main", stored: nil)
+/// window.phase(.active, stored: id)
+/// scenes.appPhase(.active)
+/// ```
+public final class SceneRecorder: Sendable {
+    /// Where the events go.
+    public let recorder: LifecycleRecorder
+    private let state = Locked(WindowTracker())
+    private let instances = Locked<UInt64>(0)
+    private let makeWindowID: @Sendable () -> WindowID
+    private static let registry = Locked<[ObjectIdentifier: SceneRecorder]>([:])
+
+    /// A scene recorder that records into `recorder`.
+    ///
+    /// - Parameters:
+    ///   - recorder: where the events go.
+    ///   - makeWindowID: makes the id of a new window; random UUIDs by
+    ///     default (inject a counter in tests).
+    public init(_ recorder: LifecycleRecorder, makeWindowID: @escaping @Sendable () -> WindowID = WindowTracker.randomWindowID) {
+        self.recorder = recorder
+        self.makeWindowID = makeWindowID
+    }
+
+    /// The scene recorder of `recorder`: the same one for every call with the
+    /// same recorder, so that every window shares one tracker. It keeps the
+    /// recorder alive for the life of the process, as apps do.
+    public static func shared(for recorder: LifecycleRecorder) -> SceneRecorder {
+        registry.withLock { registry in
+            let key = ObjectIdentifier(recorder)
+            if let existing = registry[key] { return existing }
+            let created = SceneRecorder(recorder)
+            registry[key] = created
+            return created
+        }
+    }
+
+    /// The tracker's state now (a copy).
+    public var tracker: WindowTracker { state.withLock { $0 } }
+
+    /// Starts tracking one view instance of a scene's root; see ``RecordedWindow``.
+    public func newWindow() -> RecordedWindow { RecordedWindow(self) }
+
+    /// A new window id, from `makeWindowID`.
+    func windowID() -> WindowID { makeWindowID() }
+
+    /// A new view instance number.
+    func nextInstance() -> UInt64 {
+        instances.withLock { n in
+            n += 1
+            return n
+        }
+    }
+
+    /// Runs `decide` on the tracker and records what it returns, under the
+    /// tracker's lock so that events keep the callbacks' order.
+    func apply(_ decide: (inout WindowTracker) -> [Event.Kind]) {
+        state.withLock { tracker in
+            for kind in decide(&tracker) { recorder.record(kind) }
+        }
+    }
+
+    /// The app-level `scenePhase` (read in the `App`) is `phase`; only a
+    /// change is recorded (``WindowTracker/appPhase(_:)``).
+    public func appPhase(_ phase: ScenePhase) { apply { $0.appPhase(phase) } }
+
+    /// The app knows `window` is gone; records `dismiss` if it is open
+    /// (``WindowTracker/dismiss(window:reason:)``).
+    public func dismiss(window: WindowID, reason: String? = nil) {
+        apply { $0.dismiss(window: window, reason: reason) }
+    }
+
+    /// Forgets every window and phase (a new run, after a `launch`).
+    public func reset() { state.withLock { $0.reset() } }
+}

@@ -1,0 +1,220 @@
+// A stand-in for SwiftUI, so that Linux can type-check Sources/LifecycleLogSwiftUI
+// (scripts/check-swiftui-glue). Not a package target: the script compiles it
+// into a module named SwiftUI with library evolution (like Apple's, so a
+// switch over ScenePhase needs `@unknown default`).
+//
+// It declares exactly what the glue uses, with the signatures of Apple's
+// documentation (each `///` names its page), isolation as in the current SDKs
+// (`View` and `ViewModifier` are `@MainActor @preconcurrency`, their modifier
+// methods `nonisolated`). Availability attributes are Apple's, so that a use of
+// a newer API outside `if #available` is visible in review; Linux ignores them.
+// The bodies do nothing: this module is only ever type-checked against.
+
+/// https://developer.apple.com/documentation/swiftui/view
+/// `@MainActor @preconcurrency protocol View`
+@MainActor @preconcurrency
+public protocol View {
+    /// https://developer.apple.com/documentation/swiftui/view/body-swift.associatedtype
+    associatedtype Body: View
+    /// https://developer.apple.com/documentation/swiftui/view/body-swift.property
+    @ViewBuilder @MainActor @preconcurrency var body: Self.Body { get }
+}
+
+/// https://developer.apple.com/documentation/swiftui/viewbuilder
+/// `@resultBuilder struct ViewBuilder` (only what a single-expression body needs).
+@resultBuilder
+public struct ViewBuilder {
+    /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildexpression(_:)
+    public static func buildExpression<Content: View>(_ content: Content) -> Content { content }
+    /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildblock(_:)
+    public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
+}
+
+/// https://developer.apple.com/documentation/swift/never (SwiftUI adds `extension Never: View`)
+extension Never: View {
+    public typealias Body = Never
+    public var body: Never { fatalError() }
+}
+
+/// What the stand-in's modifiers return; SwiftUI's are opaque (`some View`).
+public struct _StandInView: View {
+    public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/viewmodifier
+/// `@MainActor @preconcurrency protocol ViewModifier`
+@MainActor @preconcurrency
+public protocol ViewModifier {
+    /// https://developer.apple.com/documentation/swiftui/viewmodifier/body-swift.associatedtype
+    associatedtype Body: View
+    /// https://developer.apple.com/documentation/swiftui/viewmodifier/content
+    /// `typealias Content = _ViewModifier_Content<Self>`
+    typealias Content = _ViewModifier_Content<Self>
+    /// https://developer.apple.com/documentation/swiftui/viewmodifier/body(content:)
+    /// `@ViewBuilder @MainActor @preconcurrency func body(content: Self.Content) -> Self.Body`
+    @ViewBuilder @MainActor @preconcurrency func body(content: Self.Content) -> Self.Body
+}
+
+/// https://developer.apple.com/documentation/swiftui/viewmodifier/content
+/// (the proxy a modifier's `body(content:)` receives; a `View`).
+public struct _ViewModifier_Content<Modifier: ViewModifier>: View {
+    public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/modifiedcontent
+/// `@frozen struct ModifiedContent<Content, Modifier>`, a `View` when `Content: View, Modifier: ViewModifier`.
+@frozen public struct ModifiedContent<Content, Modifier> {
+    /// https://developer.apple.com/documentation/swiftui/modifiedcontent/content
+    public var content: Content
+    /// https://developer.apple.com/documentation/swiftui/modifiedcontent/modifier
+    public var modifier: Modifier
+    /// https://developer.apple.com/documentation/swiftui/modifiedcontent/init(content:modifier:)
+    @inlinable public init(content: Content, modifier: Modifier) {
+        self.content = content
+        self.modifier = modifier
+    }
+}
+
+/// https://developer.apple.com/documentation/swiftui/modifiedcontent (conforms to `View` when …)
+extension ModifiedContent: View where Content: View, Modifier: ViewModifier {
+    public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/anyview
+/// `@frozen struct AnyView`
+@frozen public struct AnyView: View {
+    /// https://developer.apple.com/documentation/swiftui/anyview/init(_:)
+    /// `init<V>(_ view: V) where V : View`
+    public init<V>(_ view: V) where V: View {}
+    public var body: Never { fatalError() }
+}
+
+extension View {
+    /// https://developer.apple.com/documentation/swiftui/view/modifier(_:)
+    /// `nonisolated func modifier<T>(_ modifier: T) -> ModifiedContent<Self, T>`
+    nonisolated public func modifier<T>(_ modifier: T) -> ModifiedContent<Self, T> {
+        ModifiedContent(content: self, modifier: modifier)
+    }
+
+    /// https://developer.apple.com/documentation/swiftui/view/onappear(perform:)
+    /// `nonisolated func onAppear(perform action: (() -> Void)? = nil) -> some View`
+    nonisolated public func onAppear(perform action: (() -> Void)? = nil) -> some View { _StandInView() }
+
+    /// https://developer.apple.com/documentation/swiftui/view/ondisappear(perform:)
+    /// `nonisolated func onDisappear(perform action: (() -> Void)? = nil) -> some View`
+    nonisolated public func onDisappear(perform action: (() -> Void)? = nil) -> some View { _StandInView() }
+
+    /// https://developer.apple.com/documentation/swiftui/view/onchange(of:perform:)
+    /// `nonisolated func onChange<V>(of value: V, perform action: @escaping (V) -> Void) -> some View where V : Equatable`
+    /// (iOS 14–17, macOS 11–14, tvOS 14–17, watchOS 7–10: deprecated since).
+    @available(iOS, introduced: 14.0, deprecated: 17.0, message: "Use `onChange` with a two or zero parameter action closure instead.")
+    @available(macOS, introduced: 11.0, deprecated: 14.0, message: "Use `onChange` with a two or zero parameter action closure instead.")
+    @available(tvOS, introduced: 14.0, deprecated: 17.0, message: "Use `onChange` with a two or zero parameter action closure instead.")
+    @available(watchOS, introduced: 7.0, deprecated: 10.0, message: "Use `onChange` with a two or zero parameter action closure instead.")
+    @available(visionOS, introduced: 1.0, deprecated: 1.0, message: "Use `onChange` with a two or zero parameter action closure instead.")
+    nonisolated public func onChange<V>(of value: V, perform action: @escaping (V) -> Void) -> some View where V: Equatable { _StandInView() }
+
+    /// https://developer.apple.com/documentation/swiftui/view/onchange(of:initial:_:)-4psgg
+    /// `nonisolated func onChange<V>(of value: V, initial: Bool = false, _ action: @escaping (V, V) -> Void) -> some View where V : Equatable`
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    nonisolated public func onChange<V>(of value: V, initial: Bool = false, _ action: @escaping (V, V) -> Void) -> some View where V: Equatable { _StandInView() }
+
+    /// https://developer.apple.com/documentation/swiftui/view/environment(_:_:)
+    /// `nonisolated func environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V) -> some View`
+    nonisolated public func environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V) -> some View { _StandInView() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/dynamicproperty
+/// `protocol DynamicProperty`
+public protocol DynamicProperty {}
+
+/// https://developer.apple.com/documentation/swiftui/environmentkey
+/// `protocol EnvironmentKey` with `associatedtype Value` and `static var defaultValue: Self.Value { get }`
+public protocol EnvironmentKey {
+    /// https://developer.apple.com/documentation/swiftui/environmentkey/value
+    associatedtype Value
+    /// https://developer.apple.com/documentation/swiftui/environmentkey/defaultvalue
+    static var defaultValue: Self.Value { get }
+}
+
+/// https://developer.apple.com/documentation/swiftui/environmentvalues
+/// `struct EnvironmentValues`
+public struct EnvironmentValues {
+    /// https://developer.apple.com/documentation/swiftui/environmentvalues/init()
+    public init() {}
+
+    /// https://developer.apple.com/documentation/swiftui/environmentvalues/subscript(_:) (the `EnvironmentKey` overload)
+    /// `subscript<K>(key: K.Type) -> K.Value where K : EnvironmentKey { get set }`
+    public subscript<K>(key: K.Type) -> K.Value where K: EnvironmentKey {
+        get { K.defaultValue }
+        set {}
+    }
+
+    /// https://developer.apple.com/documentation/swiftui/environmentvalues/scenephase
+    /// `var scenePhase: ScenePhase { get set }`
+    public var scenePhase: ScenePhase {
+        get { .active }
+        set {}
+    }
+}
+
+/// https://developer.apple.com/documentation/swiftui/environment
+/// `@frozen @propertyWrapper struct Environment<Value>`
+@frozen @propertyWrapper
+public struct Environment<Value>: DynamicProperty {
+    /// https://developer.apple.com/documentation/swiftui/environment/init(_:) (the key-path overload)
+    /// `init(_ keyPath: KeyPath<EnvironmentValues, Value>)`
+    public init(_ keyPath: KeyPath<EnvironmentValues, Value>) {
+        self.keyPath = keyPath
+    }
+    private let keyPath: KeyPath<EnvironmentValues, Value>
+    /// https://developer.apple.com/documentation/swiftui/environment/wrappedvalue
+    /// `var wrappedValue: Value { get }`
+    public var wrappedValue: Value { EnvironmentValues()[keyPath: keyPath] }
+}
+
+/// https://developer.apple.com/documentation/swiftui/scenephase
+/// `enum ScenePhase` (`Comparable`, `Hashable`, `Sendable`); cases `background`, `inactive`, `active`.
+public enum ScenePhase: Comparable, Hashable, Sendable {
+    /// https://developer.apple.com/documentation/swiftui/scenephase/background
+    case background
+    /// https://developer.apple.com/documentation/swiftui/scenephase/inactive
+    case inactive
+    /// https://developer.apple.com/documentation/swiftui/scenephase/active
+    case active
+}
+
+/// https://developer.apple.com/documentation/swiftui/scenestorage
+/// `@frozen @propertyWrapper struct SceneStorage<Value>`
+@frozen @propertyWrapper
+public struct SceneStorage<Value>: DynamicProperty {
+    private let initial: Value
+    /// https://developer.apple.com/documentation/swiftui/scenestorage/init(_:) (the overload `where Value == String?`)
+    /// `init(_ key: String) where Value == String?`
+    public init(_ key: String) where Value == String? { initial = nil }
+    /// https://developer.apple.com/documentation/swiftui/scenestorage/wrappedvalue
+    /// `var wrappedValue: Value { get nonmutating set }`
+    public var wrappedValue: Value {
+        get { initial }
+        nonmutating set {}
+    }
+}
+
+/// https://developer.apple.com/documentation/swiftui/state
+/// `@frozen @propertyWrapper struct State<Value>`
+@frozen @propertyWrapper
+public struct State<Value>: DynamicProperty {
+    private let initial: Value
+    /// https://developer.apple.com/documentation/swiftui/state/init(wrappedvalue:)
+    /// `init(wrappedValue value: Value)`
+    public init(wrappedValue value: Value) { initial = value }
+    /// https://developer.apple.com/documentation/swiftui/state/init(initialvalue:)
+    /// `init(initialValue value: Value)`
+    public init(initialValue value: Value) { initial = value }
+    /// https://developer.apple.com/documentation/swiftui/state/wrappedvalue
+    /// `var wrappedValue: Value { get nonmutating set }`
+    public var wrappedValue: Value {
+        get { initial }
+        nonmutating set {}
+    }
+}
