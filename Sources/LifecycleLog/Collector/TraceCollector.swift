@@ -72,6 +72,7 @@ public final class TraceCollector: @unchecked Sendable {
     ///   - port: the TCP port; 0 picks a free one (see ``port``).
     ///   - token: a secret every client must present in its handshake.
     ///   - maxLineBytes: longer lines are refused without being buffered.
+    ///   - commitEvery: the most events one transaction holds while input keeps arriving.
     /// - Throws: `LifecycleLogError`: `invalidArgument` for a non-loopback
     ///   address without a token or a bad address, `io` when the port is taken,
     ///   and the trace's own errors.
