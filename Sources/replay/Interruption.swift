@@ -17,12 +17,24 @@ import LifecycleLog
 /// can in principle survive; the long-lived temporary files (the trace being
 /// imported or generated) exist from the start of the work.
 enum Interruption {
+    /// What to do instead of exiting, when a command (`record --listen`) ends cleanly on a signal itself.
+    private static let instead = Locked<(@Sendable () -> Void)?>(nil)
+
+    /// Makes SIGINT and SIGTERM call `action` instead of ending `replay`.
+    static func handle(with action: @escaping @Sendable () -> Void) {
+        instead.withLock { $0 = action }
+    }
+
     /// Starts handling SIGINT and SIGTERM. Call once, early.
     static func install() {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)  // delivered to the source instead of ending the process
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
+                if let action = instead.withLock({ $0 }) {
+                    action()
+                    return
+                }
                 TemporaryFiles.removeAll()
                 Output.standardError.write("\n")
                 _exit(128 + number)

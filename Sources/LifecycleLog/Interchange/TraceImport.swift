@@ -45,7 +45,7 @@ public enum TraceInterchange {
     }
 
     /// Writes a synthetic trace (``TraceGenerator``) into a new trace file at
-    /// `output`, atomically like ``importJSONLines(from:to:initialMapSize:progress:)``.
+    /// `output`, atomically like ``importJSONLines(from:to:initialMapSize:progress:warning:)``.
     /// - Parameters:
     ///   - options: what to generate: the number of events, the seed, the windows and the bug rate.
     ///   - output: the trace file to write.

@@ -1,0 +1,264 @@
+import Foundation
+import XCTest
+@testable import LifecycleLog
+
+/// The collector (`TraceCollector`, `replay record --listen`) and `CollectorSink`,
+/// over real sockets on 127.0.0.1 into real LMDB traces.
+final class CollectorTests: XCTestCase {
+    /// A collector running on a thread of its own until `stop()`.
+    private final class RunningCollector: Sendable {
+        let collector: TraceCollector
+        let log = Locked<[String]>([])
+        private let result = Locked<Result<TraceCollector.Summary, any Error>?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        init(path: String, port: Int = 0, token: String? = nil) throws {
+            collector = try TraceCollector(trace: path, host: "127.0.0.1", port: port, token: token)
+            Thread.detachNewThread { [self] in
+                let outcome = Result { try collector.run { message in self.log.withLock { $0.append(message) } } }
+                result.withLock { $0 = outcome }
+                done.signal()
+            }
+        }
+
+        var port: Int { collector.port }
+
+        @discardableResult
+        func stop() throws -> TraceCollector.Summary {
+            collector.stop()
+            done.wait()
+            return try result.withLock { $0! }.get()  // `!`: set before `done` is signalled
+        }
+    }
+
+    private func storedEvents(_ path: String) throws -> [Event] {
+        var events: [Event] = []
+        try Trace(path: path).forEachEvent { _, e in events.append(e) }
+        return events
+    }
+
+    private static func marks(_ count: Int, from first: Int = 0, prefix: String, t start: Double = 0) -> [Event] {
+        (first..<first + count).map { Event(t: start + Double($0), .mark(label: "\(prefix):\($0)")) }
+    }
+
+    private static func sink(_ port: Int, process: String = "", token: String? = nil, fallback: (any RecordingSink)? = nil) -> CollectorSink {
+        CollectorSink(host: "127.0.0.1", port: port, token: token, process: process, kind: .app, fallback: fallback,
+                      retryInterval: .milliseconds(50), ackTimeout: .seconds(2))
+    }
+
+    func testConcurrentClientsGoIntoOneTraceInOrderWithTheirProcessStamped() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("c.lmdb")
+        let running = try RunningCollector(path: path)
+        let names = ["com.example.notes", "com.example.notes.widget", "com.example.notes.share"]
+        DispatchQueue.concurrentPerform(iterations: names.count) { i in
+            let sink = Self.sink(running.port, process: names[i])
+            for batch in 0..<20 {
+                do { try sink.write(Self.marks(10, from: batch * 10, prefix: names[i])) } catch { XCTFail("\(error)") }
+            }
+            sink.close()
+        }
+        let summary = try running.stop()
+        XCTAssertEqual(summary.accepted, 600)
+        XCTAssertEqual(summary.connections, 3)
+        let events = try storedEvents(path)
+        XCTAssertEqual(events.count, 600)
+        for name in names {
+            let labels = events.filter { $0.process == name }.map { event -> String in
+                guard case .mark(let label) = event.kind else { return "?" }
+                return label
+            }
+            XCTAssertEqual(labels, (0..<200).map { "\(name):\($0)" }, "each client's events, in its order, under its process")
+        }
+        XCTAssertEqual(events.map(\.t), events.map(\.t).sorted(), "t never goes backwards in the trace")
+        XCTAssertEqual(try Trace(path: path).formatVersion, 2)
+    }
+
+    func testTheRecorderStreamsThroughTheSinkAndAnEventNamingItsOwnProcessKeepsIt() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("c.lmdb")
+        let running = try RunningCollector(path: path)
+        let recorder = LifecycleRecorder(sink: Self.sink(running.port, process: "runner"))
+        recorder.launch(platform: .iOS, scenes: [SceneDeclaration(id: "main", kind: .windowGroup)], process: "com.example.app")
+        recorder.mark("from the runner")
+        try recorder.close()
+        try running.stop()
+        XCTAssertEqual(try storedEvents(path).map(\.process), ["com.example.app", "runner"])
+    }
+
+    func testAHandshakeWithoutTheTokenOrWithAWrongOneIsRefusedBeforeAnyEventIsStored() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("c.lmdb")
+        let running = try RunningCollector(path: path, token: "s3cret")
+        for token in [nil, "guess"] {
+            let refused = Self.sink(running.port, process: "intruder", token: token)
+            XCTAssertThrowsError(try refused.write(Self.marks(3, prefix: "no"))) { error in
+                XCTAssertTrue("\(error)".contains("token"), "\(error)")
+            }
+            refused.close()
+        }
+        // A raw client that pipelines events right after a bad handshake gets none stored either.
+        let fd = try SocketIO.connect(host: "127.0.0.1", port: running.port, until: .now + .seconds(2))
+        try SocketIO.sendAll(fd, Array(("{\"lifecycle-log\":\"collector\",\"version\":1,\"process\":\"raw\"}\n" + "{\"event\":\"mark\",\"t\":1,\"label\":\"sneaky\"}\n").utf8),
+                             until: .now + .seconds(2))
+        let reply = readLines(fd, count: 1)
+        close(fd)
+        XCTAssertTrue(reply.first?.contains("\"line\":1") == true, "\(reply)")
+        let allowed = Self.sink(running.port, process: "friend", token: "s3cret")
+        XCTAssertNoThrow(try allowed.write(Self.marks(3, prefix: "yes")))
+        allowed.close()
+        let summary = try running.stop()
+        XCTAssertEqual(summary.refused, 3)
+        XCTAssertEqual(try storedEvents(path).map(\.process), ["friend", "friend", "friend"])
+    }
+
+    func testListeningBeyondLoopbackWithoutATokenIsRefused() throws {
+        let folder = TemporaryFolder()
+        XCTAssertThrowsError(try TraceCollector(trace: folder.file("c.lmdb"), host: "0.0.0.0", port: 0)) { error in
+            XCTAssertEqual((error as? LifecycleLogError)?.code, .invalidArgument)
+            XCTAssertTrue("\(error)".contains("--token"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.file("c.lmdb")), "a refused address creates no trace")
+        let result = try runProgram(replayExecutable, ["record", "--listen", "0.0.0.0:0", folder.file("d.lmdb")])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("add --token"), result.stderr)
+        // With a token, any address is allowed.
+        let withToken = try TraceCollector(trace: folder.file("e.lmdb"), host: "0.0.0.0", port: 0, token: "s3cret")
+        XCTAssertGreaterThan(withToken.port, 0)
+    }
+
+    func testAMalformedLineIsRefusedToItsClientAloneAndNeverStored() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("c.lmdb")
+        let running = try RunningCollector(path: path)
+        let fd = try SocketIO.connect(host: "127.0.0.1", port: running.port, until: .now + .seconds(2))
+        defer { close(fd) }
+        let lines = [
+            #"{"lifecycle-log":"collector","version":1,"process":"bad","kind":"runner","pid":7}"#,
+            #"{"event":"mark","t":1,"label":"ok 1"}"#,
+            #"{"event":"mark","t":2,"label":"#,  // not JSON
+            #"{"event":"phase","t":3,"phase":"sideways"}"#,  // not an event
+            #"{"event":"mark","t":0.5,"label":"late"}"#,  // t backwards on this connection
+            String(repeating: "x", count: 2 << 20),  // over the line cap
+            #"{"event":"mark","t":4,"label":"ok 2"}"#,
+        ]
+        try SocketIO.sendAll(fd, Array((lines.joined(separator: "\n") + "\n").utf8), until: .now + .seconds(5))
+        let good = Self.sink(running.port, process: "good")
+        XCTAssertNoThrow(try good.write(Self.marks(5, prefix: "good")))
+        good.close()
+        var replies: [String] = []
+        while !replies.contains(where: { $0.contains("\"ack\":2") }) {
+            let more = readLines(fd, count: 1)
+            guard !more.isEmpty else { break }
+            replies += more
+        }
+        for line in 3...6 {
+            XCTAssertTrue(replies.contains { $0.hasPrefix("{\"error\":") && $0.hasSuffix("\"line\":\(line)}") }, "line \(line): \(replies)")
+        }
+        XCTAssertTrue(replies.contains("{\"ack\":2}"), "\(replies)")
+        let summary = try running.stop()
+        XCTAssertEqual(summary.rejected, 4)
+        let stored = try storedEvents(path)
+        XCTAssertEqual(stored.filter { $0.process == "bad" }.map(\.kind), [.mark(label: "ok 1"), .mark(label: "ok 2")])
+        XCTAssertEqual(stored.filter { $0.process == "good" }.count, 5)
+        XCTAssertTrue(running.log.withLock { $0 }.contains { $0.contains("line 4") }, "the collector names the line")
+    }
+
+    func testWithTheCollectorDownTheFallbackGetsEverything() throws {
+        let folder = TemporaryFolder()
+        var gone: RunningCollector? = try RunningCollector(path: folder.file("gone.lmdb"))
+        let port = gone!.port  // `!`: set just above
+        try gone?.stop()
+        gone = nil  // closes the listening socket: nobody listens on `port` now
+        let fallback = MemorySink()
+        let recorder = LifecycleRecorder(sink: Self.sink(port, fallback: fallback), durability: .batched(maxDelayMilliseconds: 1, maxEvents: 4))
+        for i in 0..<50 { recorder.mark("m\(i)") }
+        try recorder.flush()
+        XCTAssertTrue(recorder.lastError?.message.contains("batches go to memory") == true, "the outage is reported: \(String(describing: recorder.lastError))")
+        XCTAssertEqual(fallback.events.map(\.kind), (0..<50).map { .mark(label: "m\($0)") })
+
+        let unprotected = Self.sink(port)
+        XCTAssertThrowsError(try unprotected.write(Self.marks(1, prefix: "x"))) { error in
+            XCTAssertTrue("\(error)".contains("replay record --listen"), "\(error)")
+        }
+    }
+
+    func testTheSinkReconnectsWhenTheCollectorIsBackAndNeverStoresABatchTwice() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("c.lmdb")
+        var first: RunningCollector? = try RunningCollector(path: path)
+        let port = first!.port  // `!`: set just above
+        let fallback = MemorySink()
+        let sink = Self.sink(port, process: "app", fallback: fallback)
+        try sink.write(Self.marks(3, prefix: "before"))
+        XCTAssertTrue(sink.isConnected)
+        try first?.stop()
+        first = nil  // closes the listening socket
+        try sink.write(Self.marks(3, from: 3, prefix: "down", t: 3))
+        XCTAssertFalse(sink.isConnected)
+        let second = try RunningCollector(path: path, port: port)
+        Thread.sleep(forTimeInterval: 0.1)  // past the sink's retry interval
+        try sink.write(Self.marks(3, from: 6, prefix: "after", t: 6))
+        XCTAssertTrue(sink.isConnected)
+        sink.close()
+        try second.stop()
+        let labels = try storedEvents(path).map { event -> String in
+            guard case .mark(let label) = event.kind else { return "?" }
+            return label
+        }
+        XCTAssertEqual(labels, ["before:0", "before:1", "before:2", "after:6", "after:7", "after:8"])
+        XCTAssertEqual(fallback.events.count, 3)
+    }
+
+    func testTheCommandPrintsItsPortAndCommitsAndExitsZeroOnSIGINTAndSIGTERM() throws {
+        for signal in [SIGINT, SIGTERM] {
+            let folder = TemporaryFolder()
+            let path = folder.file("c.lmdb")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: replayExecutable)
+            process.arguments = ["record", "--listen", "127.0.0.1:0", path]
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            var text = ""
+            while !text.contains("\n") {
+                let chunk = errors.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            let first = text.split(separator: "\n").first.map(String.init) ?? ""
+            XCTAssertTrue(first.hasPrefix("listening on 127.0.0.1:"), first)
+            let port = Int(first.split(separator: ":").last ?? "") ?? 0
+            XCTAssertGreaterThan(port, 0, "the real port, not 0")
+            let sink = Self.sink(port, process: "app")
+            try sink.write(Self.marks(5, prefix: "m"))
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .exit)
+            XCTAssertEqual(process.terminationStatus, 0)
+            XCTAssertEqual(try storedEvents(path).count, 5)
+            sink.close()
+        }
+    }
+
+    /// Reads up to `count` lines (waiting at most 5 s).
+    private func readLines(_ fd: Int32, count: Int) -> [String] {
+        var buffer: [UInt8] = []
+        var lines: [String] = []
+        let deadline = ContinuousClock.now + .seconds(5)
+        while lines.count < count, SocketIO.wait(fd, for: Int32(POLLIN), until: deadline) {
+            // One byte at a time: nothing past the lines asked for is taken from the socket.
+            var byte: UInt8 = 0
+            let got = recv(fd, &byte, 1, 0)
+            if got <= 0 { break }
+            if byte == 0x0A {
+                lines.append(String(decoding: buffer, as: UTF8.self))
+                buffer.removeAll()
+            } else {
+                buffer.append(byte)
+            }
+            if ContinuousClock.now > deadline { break }
+        }
+        return lines
+    }
+}
