@@ -9,21 +9,26 @@ final class MinimizeTests: XCTestCase {
     /// Checks what every minimal trace must be: launches before their runs' events, each
     /// window's events after its open in the same run, `t` never going back.
     private func assertWellFormed(_ events: [Event], file: StaticString = #filePath, line: UInt = #line) {
-        var open: Set<String> = []
-        var running = false
+        // Per process (trace format 2): each has its own runs and windows.
+        var open: [String: Set<String>] = [:]
+        var running: Set<String> = []
         var lastT = -Double.infinity
         for (i, event) in events.enumerated() {
             XCTAssertGreaterThanOrEqual(event.t, lastT, "t goes back at seq \(i + 1)", file: file, line: line)
             lastT = event.t
+            let process = event.process ?? ""
             switch event.kind {
-            case .launch: running = true; open = []
-            case .open(let w, _, _, _): open.insert(w)
+            case .launch: running.insert(process); open[process] = []
+            case .open(let w, _, _, _): open[process, default: []].insert(w)
             case .mark, .unknown: break  // allowed outside a run: the reducer only notes them
             default:
-                XCTAssertTrue(running, "seq \(i + 1) comes before any launch", file: file, line: line)
-                if let w = event.window { XCTAssertTrue(open.contains(w), "seq \(i + 1) names window \(w) before its open", file: file, line: line) }
+                XCTAssertTrue(running.contains(process), "seq \(i + 1) comes before any launch", file: file, line: line)
+                if let w = event.window { XCTAssertTrue(open[process]?.contains(w) ?? false, "seq \(i + 1) names window \(w) before its open", file: file, line: line) }
             }
-            if case .terminate = event.kind { running = false }
+            switch event.kind {
+            case .terminate, .kill: running.remove(process)
+            default: break
+            }
         }
     }
 
