@@ -12,11 +12,11 @@ let package = Package(
         .target(name: "FuzzSupport"),
         .executableTarget(
             name: "FuzzJSONLines",
-            dependencies: ["FuzzSupport", .product(name: "LifecycleLog", package: "LifecycleLog")]
+            dependencies: ["FuzzSupport", .product(name: "LifecycleLog", package: "LifecycleLog"), .product(name: "LifecycleLogRecorder", package: "LifecycleLog")]
         ),
         .executableTarget(
             name: "FuzzStoredEvent",
-            dependencies: ["FuzzSupport", .product(name: "LifecycleLog", package: "LifecycleLog")]
+            dependencies: ["FuzzSupport", .product(name: "LifecycleLog", package: "LifecycleLog"), .product(name: "LifecycleLogRecorder", package: "LifecycleLog")]
         ),
     ],
     swiftLanguageModes: [.v6]

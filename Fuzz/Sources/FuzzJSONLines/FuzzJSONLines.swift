@@ -3,6 +3,7 @@
 // survive an export and a re-import unchanged, and the reducer must take them.
 import FuzzSupport
 @testable import LifecycleLog
+@testable import LifecycleLogRecorder
 
 @main
 enum FuzzJSONLines {
