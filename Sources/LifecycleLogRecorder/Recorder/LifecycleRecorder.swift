@@ -97,7 +97,12 @@ public final class LifecycleRecorder: Sendable {
     /// Records a `launch`: the process started. Starts a new run.
     ///
     /// - Parameters:
+    ///   - platform: the platform the app runs on.
+    ///   - scenes: the app's scene declarations, in the order of its `body`.
     ///   - reason: `"user"`, `"background"`, `"prewarm"` (iOS prewarming), or another string.
+    ///   - app: the app's name or bundle id.
+    ///   - os: the OS version.
+    ///   - build: the app's build.
     ///   - debugger: whether the app runs under a debugger (Xcode's Run); version 2.
     ///   - harness: the test runner that launched the app (`"xcuitest"`); version 2.
     ///   - activation: the macOS activation policy; version 2.
@@ -141,16 +146,26 @@ public final class LifecycleRecorder: Sendable {
 
     /// Records a change of a state key.
     ///
-    /// - Parameter document: for a ``StateScope/document`` key, the document's
-    ///   file URL or id; without it, the document the window presents.
+    /// - Parameters:
+    ///   - key: the key's name.
+    ///   - scope: where the state lives.
+    ///   - window: the window that wrote (required for ``StateScope/scene`` keys); `nil` for the app.
+    ///   - base: the version the new value was computed from; `nil` for the writer's last-seen version.
+    ///   - document: for a ``StateScope/document`` key, the document's
+    ///     file URL or id; without it, the document the window presents.
     public func write(key: String, scope: StateScope, window: WindowID? = nil, base: UInt64? = nil, document: String? = nil) {
         record(.write(key: key, scope: scope, window: window, base: base, document: document))
     }
 
     /// Records a read of a state key.
     ///
-    /// - Parameter document: for a ``StateScope/document`` key, the document's
-    ///   file URL or id; without it, the document the window presents.
+    /// - Parameters:
+    ///   - key: the key's name.
+    ///   - scope: where the state lives.
+    ///   - window: the window that read (required for ``StateScope/scene`` keys); `nil` for the app.
+    ///   - version: the version read; `nil` for the current one.
+    ///   - document: for a ``StateScope/document`` key, the document's
+    ///     file URL or id; without it, the document the window presents.
     public func read(key: String, scope: StateScope, window: WindowID? = nil, version: UInt64? = nil, document: String? = nil) {
         record(.read(key: key, scope: scope, window: window, version: version, document: document))
     }
@@ -158,6 +173,9 @@ public final class LifecycleRecorder: Sendable {
     /// Records that state was persisted.
     ///
     /// - Parameters:
+    ///   - keys: the names of the keys saved; `nil` for every key.
+    ///   - window: the window whose scene keys are saved; `nil` for every window.
+    ///   - store: where it was saved (not interpreted).
     ///   - stage: `.begin` when a save that takes time starts, `.end` when it
     ///     finishes; `nil` for a save that is done when recorded.
     ///   - id: pairs a `.begin` with its `.end`.
@@ -175,7 +193,10 @@ public final class LifecycleRecorder: Sendable {
 
     /// Records any event kind, with extra fields.
     ///
-    /// - Parameter process: the process the event is about; `nil` for the main app.
+    /// - Parameters:
+    ///   - kind: what happened.
+    ///   - process: the process the event is about; `nil` for the main app.
+    ///   - extraFields: members to keep with the event, exported as they are.
     public func record(_ kind: Event.Kind, process: String? = nil, extraFields: [JSONMember] = []) {
         let now = baseTime + max(0, clock() - origin)
         let next = state.withLock { s -> NextStep in
