@@ -60,9 +60,13 @@ public final class LifecycleRecorder: Sendable {
         var lastT: Double
         var error: LifecycleLogError?
         var closed = false
+        /// Events not recorded because ``maxPendingEvents`` were already waiting.
+        var dropped = 0
     }
 
     private let durability: Durability
+    /// At most this many events wait in memory for a sink that keeps failing.
+    private let maxPendingEvents: Int
     private let clock: Clock
     private let origin: Double
     private let baseTime: Double
@@ -80,7 +84,12 @@ public final class LifecycleRecorder: Sendable {
     ///   - sink: where the events go.
     ///   - durability: when events reach the sink; batched by default.
     ///   - clock: the monotonic clock that gives `t`; inject one in tests.
-    public init(sink: any RecordingSink, durability: Durability = .batched(), clock: @escaping Clock = LifecycleRecorder.systemClock) {
+    ///   - maxPendingEvents: how many events may wait in memory while the sink fails; later
+    ///     events are dropped and counted (``droppedEventCount``), so that what reaches the
+    ///     sink stays an exact prefix and memory stays bounded.
+    public init(sink: any RecordingSink, durability: Durability = .batched(), clock: @escaping Clock = LifecycleRecorder.systemClock,
+                maxPendingEvents: Int = 100_000) {
+        self.maxPendingEvents = max(1, maxPendingEvents)
         destination = sink.destination
         self.durability = durability
         self.clock = clock
@@ -201,6 +210,10 @@ public final class LifecycleRecorder: Sendable {
         let now = baseTime + max(0, clock() - origin)
         let next = state.withLock { s -> NextStep in
             guard !s.closed else { return .closed }
+            guard s.pending.count < maxPendingEvents else {
+                s.dropped += 1  // the sink has failed for a long while: keep what waits a prefix
+                return .nothing
+            }
             s.lastT = max(s.lastT, now)  // t never goes backwards, whatever the clock does
             s.pending.append(Event(t: s.lastT, kind, process: process, extraFields: extraFields))
             guard case .batched(_, let maxEvents) = durability else { return .commitNow }
@@ -262,7 +275,21 @@ public final class LifecycleRecorder: Sendable {
     /// The error of the last failed background commit, if any, or the problem
     /// the sink recovered from during the last commit (``RecordingSink/takeWarning()``:
     /// a spool moved to a new file, a collector unreachable).
-    public var lastError: LifecycleLogError? { state.withLock { $0.error } }
+    ///
+    /// When events were dropped because ``droppedEventCount`` reached the limit, its message says
+    /// how many.
+    public var lastError: LifecycleLogError? {
+        state.withLock { s in
+            guard s.dropped > 0 else { return s.error }
+            var error = s.error ?? LifecycleLogError(.io, "\(destination): could not record", path: destination)
+            error.message += " (\(s.dropped) events dropped after \(maxPendingEvents) waited in memory; the recording ends there)"
+            return error
+        }
+    }
+
+    /// How many events were not recorded because the sink kept failing while the limit of
+    /// events waiting in memory was reached (the `maxPendingEvents` of the initializer).
+    public var droppedEventCount: Int { state.withLock { $0.dropped } }
 
     /// Appends what is pending in one transaction. Batches are taken inside
     /// the writer lock, so they land in the order they were recorded.
