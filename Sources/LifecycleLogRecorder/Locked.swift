@@ -14,12 +14,16 @@ import Darwin
 package final class Locked<State>: @unchecked Sendable {
     // @unchecked Sendable: `state` is only reached inside `withLock`, under `mutex`.
     // `unsafe`: the mutex lives at a fixed address (POSIX forbids moving one), allocated here and freed in deinit.
+    // The state is allocated beside it rather than stored in a `var`: the mutex already
+    // makes access exclusive, and a class's `var` would add a runtime exclusivity check
+    // (`swift_beginAccess`) to every call, which a recorder call on the app's thread cannot afford.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var state: State
+    private let state: UnsafeMutablePointer<State>
 
     /// Guards `state`.
-    package init(_ state: State) {
-        self.state = state
+    package init(_ state: consuming State) {
+        self.state = .allocate(capacity: 1)
+        self.state.initialize(to: state)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -28,6 +32,8 @@ package final class Locked<State>: @unchecked Sendable {
     deinit {
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Runs `body` with exclusive access to the state, and returns what it returns.
@@ -35,6 +41,22 @@ package final class Locked<State>: @unchecked Sendable {
     package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&state)
+        return try body(&state.pointee)
+    }
+
+    /// Locks and returns the state's address, for the one path that cannot afford a closure
+    /// (a recorder call on the app's thread, where capturing a value in a closure copies it).
+    /// The caller reaches the state only through the pointer, only until it calls
+    /// ``unlock()``, on every path, with nothing that can throw in between.
+    @inline(__always)
+    package func lockForHotPath() -> UnsafeMutablePointer<State> {
+        pthread_mutex_lock(mutex)
+        return state
+    }
+
+    /// Unlocks after ``lockForHotPath()``.
+    @inline(__always)
+    package func unlock() {
+        pthread_mutex_unlock(mutex)
     }
 }

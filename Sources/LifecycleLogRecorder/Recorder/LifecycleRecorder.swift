@@ -1,4 +1,9 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Records lifecycle events while an app or a test session runs, into a
 /// ``RecordingSink``: a spool file in the app's container, a live stream to a
@@ -42,14 +47,23 @@ public final class LifecycleRecorder: Sendable {
     /// A monotonic clock in milliseconds from an arbitrary origin.
     public typealias Clock = @Sendable () -> Double
 
-    /// The system's monotonic clock.
+    /// The system's monotonic clock (`CLOCK_MONOTONIC`, which on Apple platforms keeps
+    /// counting while the device sleeps, as `ContinuousClock` does).
+    ///
+    /// Read with `clock_gettime` rather than `ContinuousClock.now`: turning a
+    /// `Duration` into milliseconds costs 128-bit arithmetic, several times the
+    /// rest of a record call.
     public static let systemClock: Clock = {
-        let origin = ContinuousClock.now
-        return {
-            let elapsed = ContinuousClock.now - origin
-            return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        }
+        let origin = monotonicMilliseconds()
+        return { monotonicMilliseconds() - origin }
     }()
+
+    @inline(__always)
+    private static func monotonicMilliseconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
+    }
 
     private struct State {
         var pending: [Event] = []
@@ -206,33 +220,27 @@ public final class LifecycleRecorder: Sendable {
     ///   - kind: what happened.
     ///   - process: the process the event is about; `nil` for the main app.
     ///   - extraFields: members to keep with the event, exported as they are.
-    public func record(_ kind: Event.Kind, process: String? = nil, extraFields: [JSONMember] = []) {
+    public func record(_ kind: consuming Event.Kind, process: consuming String? = nil, extraFields: consuming [JSONMember] = []) {
+        // The app is about to be suspended or to end: such an event is committed before returning.
+        let urgentKind = Self.isUrgent(kind)
         let now = baseTime + max(0, clock() - origin)
-        let next = state.withLock { s -> NextStep in
-            guard !s.closed else { return .closed }
-            guard s.pending.count < maxPendingEvents else {
-                s.dropped += 1  // the sink has failed for a long while: keep what waits a prefix
-                return .nothing
-            }
-            s.lastT = max(s.lastT, now)  // t never goes backwards, whatever the clock does
-            s.pending.append(Event(t: s.lastT, kind, process: process, extraFields: extraFields))
-            guard case .batched(_, let maxEvents) = durability else { return .commitNow }
-            if s.pending.count >= maxEvents, !s.commitQueued {
-                s.commitQueued = true
-                return .commitSoon
-            }
-            if s.flushScheduled { return .nothing }
-            s.flushScheduled = true
-            return .commitAfterDelay
+        let next: NextStep
+        let s = state.lockForHotPath()
+        if s.pointee.closed {
+            next = .closed
+        } else if s.pointee.pending.count >= maxPendingEvents {
+            s.pointee.dropped += 1  // the sink has failed for a long while: keep what waits a prefix
+            next = .nothing
+        } else {
+            s.pointee.lastT = max(s.pointee.lastT, now)  // t never goes backwards, whatever the clock does
+            // The kind, process and fields move into the buffer: no copy of their strings.
+            s.pointee.pending.append(Event(t: s.pointee.lastT, consume kind, process: consume process, extraFields: consume extraFields))
+            next = Self.nextStep(after: &s.pointee, durability)
         }
+        state.unlock()
         if next == .closed { return }
         // The app is about to be suspended or to end: commit before returning.
-        var urgent = next == .commitNow
-        switch kind {
-        case .terminate, .kill, .phase(.background, _), .delegate("willTerminate", _): urgent = true
-        default: break
-        }
-        if urgent {
+        if urgentKind || next == .commitNow {
             try? commitPending()
             return
         }
@@ -246,6 +254,29 @@ public final class LifecycleRecorder: Sendable {
         case .nothing, .commitNow, .closed:
             break
         }
+    }
+
+    /// Whether `kind` means the app is about to be suspended or to end.
+    @inline(__always)
+    private static func isUrgent(_ kind: borrowing Event.Kind) -> Bool {
+        switch kind {
+        case .terminate, .kill, .phase(.background, _): return true
+        case .delegate(let callback, _): return callback == "willTerminate"
+        default: return false
+        }
+    }
+
+    /// What to do after appending an event, under the lock.
+    @inline(__always)
+    private static func nextStep(after s: inout State, _ durability: Durability) -> NextStep {
+        guard case .batched(_, let maxEvents) = durability else { return .commitNow }
+        if s.pending.count >= maxEvents, !s.commitQueued {
+            s.commitQueued = true
+            return .commitSoon
+        }
+        if s.flushScheduled { return .nothing }
+        s.flushScheduled = true
+        return .commitAfterDelay
     }
 
     private enum NextStep {
