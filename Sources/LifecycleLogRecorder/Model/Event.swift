@@ -24,21 +24,6 @@ public struct Event: Sendable, Hashable {
     /// Fields this version does not interpret, in their original order.
     public var extraFields: [JSONMember]
 
-    /// Creates an event.
-    ///
-    /// - Parameters:
-    ///   - t: milliseconds since the trace began.
-    ///   - kind: what happened.
-    ///   - process: the process the event is about; `nil` for the main app.
-    ///   - extraFields: fields to keep without interpreting them.
-    @inlinable
-    public init(t: Double, _ kind: Kind, process: String? = nil, extraFields: [JSONMember] = []) {
-        self.t = t
-        self.process = process
-        self.kind = kind
-        self.extraFields = extraFields
-    }
-
     /// What an event says happened. The cases are the event kinds of the
     /// trace format (`trace-format.md`), with their fields.
     public enum Kind: Sendable, Hashable {
@@ -169,5 +154,21 @@ public struct Event: Sendable, Hashable {
             return w
         case .launch, .terminate, .kill, .mark, .unknown: return nil
         }
+    }
+}
+
+extension Event {
+    /// Creates an event.
+    ///
+    /// - Parameters:
+    ///   - t: milliseconds since the trace began.
+    ///   - kind: what happened.
+    ///   - process: the process the event is about; `nil` for the main app.
+    ///   - extraFields: fields to keep without interpreting them.
+    public init(t: Double, _ kind: Kind, process: String? = nil, extraFields: [JSONMember] = []) {
+        // Through the memberwise initializer, which is why this one lives in an extension:
+        // Swift 6.3 builds an event that an initializer assigns field by field in a
+        // temporary, then copies it (retaining every string) and destroys the temporary.
+        self.init(t: t, process: process, kind: kind, extraFields: extraFields)
     }
 }

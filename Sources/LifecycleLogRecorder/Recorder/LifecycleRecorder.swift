@@ -234,7 +234,8 @@ public final class LifecycleRecorder: Sendable {
         } else {
             s.pointee.lastT = max(s.pointee.lastT, now)  // t never goes backwards, whatever the clock does
             // The kind, process and fields move into the buffer: no copy of their strings.
-            s.pointee.pending.append(Event(t: s.pointee.lastT, consume kind, process: consume process, extraFields: consume extraFields))
+            // (The memberwise initializer: see Event.init(t:_:process:extraFields:).)
+            s.pointee.pending.append(Event(t: s.pointee.lastT, process: process, kind: kind, extraFields: extraFields))
             next = Self.nextStep(after: &s.pointee, durability)
         }
         state.unlock()
