@@ -176,10 +176,11 @@ extension EventCodec {
         if n == 0 { return nil }
         guard n - 1 <= UInt64(r.bytes.count - r.offset) else { throw r.corrupt("text past the end") }
         let slice = UnsafeRawBufferPointer(rebasing: r.bytes[r.offset..<(r.offset + Int(n - 1))])
-        let s = String(decoding: slice, as: UTF8.self)
-        guard s.utf8.elementsEqual(slice) else { throw r.corrupt("invalid UTF-8") }
+        // Checked in place before the string is made (the same test as comparing the string's
+        // UTF-8 with the bytes, without walking the string's generic UTF8View).
+        guard isValidUTF8(slice) else { throw r.corrupt("invalid UTF-8") }
         r.offset += Int(n - 1)
-        return s
+        return String(decoding: slice, as: UTF8.self)
     }
 
     @inline(__always)
