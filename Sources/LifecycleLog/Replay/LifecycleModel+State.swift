@@ -98,9 +98,16 @@ struct SeenVersions {
         return Seen(version: index < atStart.count ? atStart[index] : 0, seq: startSeq)
     }
 
+    /// Inlined, with the growth out of line: every `app` and `shared` read and write sets one.
+    @inline(__always)
     mutating func set(_ index: Int, _ seen: Seen) {
-        if index >= last.count { last.append(contentsOf: repeatElement(Seen(version: 0, seq: 0), count: index + 1 - last.count)) }
+        if index >= last.count { grow(to: index + 1) }
         last[index] = seen
+    }
+
+    @inline(never)
+    private mutating func grow(to count: Int) {
+        last.append(contentsOf: repeatElement(Seen(version: 0, seq: 0), count: count - last.count))
     }
 }
 
