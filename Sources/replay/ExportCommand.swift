@@ -13,6 +13,7 @@ extension Replay {
     /// `replay export TRACE.lmdb [-o OUT.jsonl]`
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Export a trace file as JSON Lines.",
             discussion: """
                 Writes a header line and then every event with every field and value it was \

@@ -5,6 +5,7 @@ extension Replay {
     /// `replay generate -o TRACE --events N [--seed S] [--windows K] [--bug-rate R]`
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "generate",
             abstract: "Generate a realistic synthetic trace for benchmarks, soak tests and demos.",
             discussion: """
                 Many runs, multi-window sessions, every event kind and a share of each bug. \

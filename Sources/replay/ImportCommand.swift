@@ -5,6 +5,7 @@ extension Replay {
     /// `replay import IN.jsonl -o OUT.lmdb`
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import a JSON Lines trace into a trace file.",
             discussion: """
                 Every line is validated first; on any error the line (and column) is named, \

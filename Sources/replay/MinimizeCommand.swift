@@ -10,6 +10,7 @@ extension Replay {
     /// `replay minimize TRACE --rule R [--seq N] -o fixture.jsonl`
     struct Minimize: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "minimize",
             abstract: "Shrink a recorded session to a small fixture that still gives one finding.",
             discussion: """
                 Delta debugging over the trace, every candidate replayed in process: it cuts the end \

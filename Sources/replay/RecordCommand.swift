@@ -5,6 +5,7 @@ extension Replay {
     /// `replay record TRACE`
     struct Record: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "record",
             abstract: "Append events arriving as JSON Lines on standard input, or from apps over TCP (--listen), to a trace.",
             discussion: """
                 For harnesses in any language: a UI-test runner, a log adapter, a shell script. \

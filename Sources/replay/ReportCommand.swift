@@ -5,6 +5,7 @@ extension Replay {
     /// `replay report TRACE -o timeline.html`
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "report",
             abstract: "Write the trace's timeline as one self-contained HTML page.",
             discussion: """
                 A lane per window and one for the app phase, with phase bands (active, inactive, \

@@ -5,6 +5,7 @@ extension Replay {
     /// `replay stats TRACE`
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "Print counts for a trace: events per kind, runs, windows, time span, findings per rule.",
             discussion: """
                 Example:
@@ -36,6 +37,7 @@ extension Replay {
     /// `replay dump TRACE [--from SEQ] [--to SEQ] [--window W] [--kind K]`
     struct Dump: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "dump",
             abstract: "List a trace's events, aligned, filtered by seq range, window and kind.",
             discussion: """
                 Example:

@@ -94,6 +94,7 @@ struct ByteReader: ~Copyable {
 
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
+    @inline(__always)
     var isAtEnd: Bool { offset >= bytes.count }
 
     func corrupt(_ what: String) -> LifecycleLogError {

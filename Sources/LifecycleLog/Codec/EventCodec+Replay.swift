@@ -27,28 +27,7 @@ extension EventCodec {
             }
             if ext, let document = try optionalName(&r, limit) { e.attach(ReplayExtra(document: document), to: &extras) }
         case .save:
-            let n = try r.varint()
-            var keys: [Name]?
-            if n > 0 {
-                guard n - 1 <= UInt64(r.bytes.count) else { throw r.corrupt("key count out of range") }
-                var list: [Name] = []
-                list.reserveCapacity(Int(n - 1))
-                for _ in 0..<Int(n - 1) { list.append(try name(&r, limit)) }
-                keys = list
-            }
-            e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
-            let store = ext ? try readText(&r) : (try skipText(&r), nil).1  // read only where a stage may pair by it
-            if ext {
-                e.saveStage = try optionalCode(&r, SaveStage.init(storedCode:))
-                e.name = try optionalName(&r, limit) ?? ReplayEvent.noName
-            } else {
-                e.name = ReplayEvent.noName
-            }
-            if e.saveStage != nil, let store {
-                e.attach(ReplayExtra(keys: keys, store: store), to: &extras)
-            } else if let keys {
-                e.attach(ReplayExtra(keys: keys), to: &extras)
-            }
+            try decodeSave(&r, limit, ext: ext, into: &e, extras: &extras)
         case .activity:
             e.name = try name(&r, limit)
             e.activityState = try requiredCode(&r, ActivityState.init(storedCode:))
@@ -74,45 +53,13 @@ extension EventCodec {
         case .terminate:
             _ = try skipText(&r)  // reason
         case .kill:
-            e.name = try name(&r, limit)
-            let s = try r.varint()
-            var signal: Int?
-            if s > 0 {
-                guard let i = Int(exactly: unzigzag(s - 1)) else { throw r.corrupt("signal out of range") }
-                signal = i
-            }
-            e.attach(ReplayExtra(kill: ReplayKill(signal: signal, by: try optionalName(&r, limit) ?? ReplayEvent.noName)), to: &extras)
+            try decodeKill(&r, limit, into: &e, extras: &extras)
         case .mark:
             guard try skipText(&r) else { throw r.corrupt("missing label") }
         case .unknown:
             e.name = try name(&r, limit)
         case .launch:
-            let platform = try requiredCode(&r, Platform.init(storedCode:))
-            let sceneCount = try r.count(limit: r.bytes.count)
-            var scenes: [ReplayLaunch.Scene] = []
-            for _ in 0..<sceneCount {
-                let id = try name(&r, limit)
-                let kindName = try name(&r, limit)
-                let presented = try skipText(&r)
-                _ = try skipText(&r)  // title
-                try skipExtras(&r, limit: limit)
-                scenes.append(.init(id: id, kind: SceneKind(rawValue: symbols[Int(kindName)]), hasPresentedType: presented))
-            }
-            let reason = try readText(&r)
-            _ = try skipText(&r)  // app
-            let os = try readText(&r)
-            let build = try readText(&r)
-            var session = ReplayLaunch.Session(isPrewarm: reason == "prewarm")
-            if ext {
-                let debugger = try r.byte()
-                guard debugger <= 2 else { throw r.corrupt("bad debugger flag") }
-                session.debugger = debugger == 0 ? nil : debugger == 2
-                session.harness = try optionalName(&r, limit) ?? ReplayEvent.noName
-                session.activation = try optionalCode(&r, ActivationPolicy.init(storedCode:))
-            }
-            let launch = ReplayLaunch(platform: platform, scenes: scenes, isBackgroundLaunch: reason == "background", session: session,
-                                      build: build, os: os)
-            e.attach(ReplayExtra(launch: launch), to: &extras)
+            e.attach(ReplayExtra(launch: try decodeLaunch(&r, limit, ext: ext, symbols: symbols)), to: &extras)
         }
         if ext { e.process = try optionalName(&r, limit) ?? ReplayEvent.mainProcess }
         try skipExtras(&r, limit: limit)
@@ -120,6 +67,81 @@ extension EventCodec {
         return e
     }
 
+    // The kinds below carry more than numbers (a ``ReplayExtra``) and are rare (a few percent of
+    // events): decoded out of line, so that the decoder of the common kinds stays small enough
+    // for the compiler to inline its small helpers (`ByteReader`, `Tag(rawValue:)`) into it.
+
+    /// A `save`'s fields (its key list and `store` go to a ``ReplayExtra`` when present).
+    @inline(never)
+    private static func decodeSave(_ r: inout ByteReader, _ limit: UInt64, ext: Bool, into e: inout ReplayEvent,
+                                   extras: inout [ReplayExtra]) throws {
+        let n = try r.varint()
+        var keys: [Name]?
+        if n > 0 {
+            guard n - 1 <= UInt64(r.bytes.count) else { throw r.corrupt("key count out of range") }
+            var list: [Name] = []
+            list.reserveCapacity(Int(n - 1))
+            for _ in 0..<Int(n - 1) { list.append(try name(&r, limit)) }
+            keys = list
+        }
+        e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
+        let store = ext ? try readText(&r) : (try skipText(&r), nil).1  // read only where a stage may pair by it
+        if ext {
+            e.saveStage = try optionalCode(&r, SaveStage.init(storedCode:))
+            e.name = try optionalName(&r, limit) ?? ReplayEvent.noName
+        } else {
+            e.name = ReplayEvent.noName
+        }
+        if e.saveStage != nil, let store {
+            e.attach(ReplayExtra(keys: keys, store: store), to: &extras)
+        } else if let keys {
+            e.attach(ReplayExtra(keys: keys), to: &extras)
+        }
+    }
+
+    /// A `kill`'s reason (``ReplayEvent/name``), with its signal and `by` in a ``ReplayExtra``.
+    @inline(never)
+    private static func decodeKill(_ r: inout ByteReader, _ limit: UInt64, into e: inout ReplayEvent, extras: inout [ReplayExtra]) throws {
+        e.name = try name(&r, limit)
+        let s = try r.varint()
+        var signal: Int?
+        if s > 0 {
+            guard let i = Int(exactly: unzigzag(s - 1)) else { throw r.corrupt("signal out of range") }
+            signal = i
+        }
+        e.attach(ReplayExtra(kill: ReplayKill(signal: signal, by: try optionalName(&r, limit) ?? ReplayEvent.noName)), to: &extras)
+    }
+
+    /// A `launch`'s fields the rules read.
+    @inline(never)
+    private static func decodeLaunch(_ r: inout ByteReader, _ limit: UInt64, ext: Bool, symbols: [String]) throws -> ReplayLaunch {
+        let platform = try requiredCode(&r, Platform.init(storedCode:))
+        let sceneCount = try r.count(limit: r.bytes.count)
+        var scenes: [ReplayLaunch.Scene] = []
+        scenes.reserveCapacity(sceneCount)  // at most one per remaining byte (checked above)
+        for _ in 0..<sceneCount {
+            let id = try name(&r, limit)
+            let kindName = try name(&r, limit)
+            let presented = try skipText(&r)
+            _ = try skipText(&r)  // title
+            try skipExtras(&r, limit: limit)
+            scenes.append(.init(id: id, kind: SceneKind(rawValue: symbols[Int(kindName)]), hasPresentedType: presented))
+        }
+        let reason = try readText(&r)
+        _ = try skipText(&r)  // app
+        let os = try readText(&r)
+        let build = try readText(&r)
+        var session = ReplayLaunch.Session(isPrewarm: reason == "prewarm")
+        if ext {
+            let debugger = try r.byte()
+            guard debugger <= 2 else { throw r.corrupt("bad debugger flag") }
+            session.debugger = debugger == 0 ? nil : debugger == 2
+            session.harness = try optionalName(&r, limit) ?? ReplayEvent.noName
+            session.activation = try optionalCode(&r, ActivationPolicy.init(storedCode:))
+        }
+        return ReplayLaunch(platform: platform, scenes: scenes, isBackgroundLaunch: reason == "background", session: session,
+                            build: build, os: os)
+    }
 
     @inline(__always)
     private static func optionalName(_ r: inout ByteReader, _ limit: UInt64) throws -> Name? {
@@ -154,10 +176,11 @@ extension EventCodec {
         if n == 0 { return nil }
         guard n - 1 <= UInt64(r.bytes.count - r.offset) else { throw r.corrupt("text past the end") }
         let slice = UnsafeRawBufferPointer(rebasing: r.bytes[r.offset..<(r.offset + Int(n - 1))])
-        let s = String(decoding: slice, as: UTF8.self)
-        guard s.utf8.elementsEqual(slice) else { throw r.corrupt("invalid UTF-8") }
+        // Checked in place before the string is made (the same test as comparing the string's
+        // UTF-8 with the bytes, without walking the string's generic UTF8View).
+        guard isValidUTF8(slice) else { throw r.corrupt("invalid UTF-8") }
         r.offset += Int(n - 1)
-        return s
+        return String(decoding: slice, as: UTF8.self)
     }
 
     @inline(__always)

@@ -23,7 +23,9 @@ extension LifecycleModel {
         return .background
     }
 
-    /// Sets a window's own phase, keeping ``ownPhaseCounts``.
+    /// Sets a window's own phase, keeping ``ownPhaseCounts``. Inlined: about half the phase
+    /// events of a trace set a window's phase, and the call cost as much as the work.
+    @inline(__always)
     mutating func setOwnPhase(_ phase: ScenePhase?, of index: Int) {
         ownPhaseCounts.add(openWindows[index].ownPhase, -1)
         openWindows[index].ownPhase = phase

@@ -98,9 +98,16 @@ struct SeenVersions {
         return Seen(version: index < atStart.count ? atStart[index] : 0, seq: startSeq)
     }
 
+    /// Inlined, with the growth out of line: every `app` and `shared` read and write sets one.
+    @inline(__always)
     mutating func set(_ index: Int, _ seen: Seen) {
-        if index >= last.count { last.append(contentsOf: repeatElement(Seen(version: 0, seq: 0), count: index + 1 - last.count)) }
+        if index >= last.count { grow(to: index + 1) }
         last[index] = seen
+    }
+
+    @inline(never)
+    private mutating func grow(to count: Int) {
+        last.append(contentsOf: repeatElement(Seen(version: 0, seq: 0), count: count - last.count))
     }
 }
 
@@ -202,17 +209,20 @@ struct PhaseCounts: Hashable {
 /// A declared scene, as the rules need it.
 struct DeclaredScene {
     var kind: SceneKind
+    /// ``kind``, classified once (at the launch's decoding).
+    var known: KnownSceneKind
     var hasPresentedType: Bool
     /// `Window`, `Settings` or `MenuBarExtra`: one window at a time.
     var isSingleInstance: Bool
     /// `WindowGroup` or `DocumentGroup`: one window per value.
     var isPerValue: Bool
 
-    init(kind: SceneKind, hasPresentedType: Bool) {
-        self.kind = kind
-        self.hasPresentedType = hasPresentedType
-        isSingleInstance = kind == .window || kind == .settings || kind == .menuBarExtra
-        isPerValue = kind == .windowGroup || kind == .documentGroup
+    init(_ scene: ReplayLaunch.Scene) {
+        kind = scene.kind
+        known = scene.known
+        hasPresentedType = scene.hasPresentedType
+        isSingleInstance = known == .window || known == .settings || known == .menuBarExtra
+        isPerValue = known == .windowGroup || known == .documentGroup
     }
 }
 
@@ -268,7 +278,7 @@ struct RunState {
         platform = launch.platform
         scenes.removeAll()
         for scene in launch.scenes where scenes[scene.id] == nil {
-            scenes[scene.id] = DeclaredScene(kind: scene.kind, hasPresentedType: scene.hasPresentedType)
+            scenes[scene.id] = DeclaredScene(scene)
         }
         isBackgroundLaunch = launch.isBackgroundLaunch
         isPrewarm = launch.isPrewarm

@@ -144,8 +144,17 @@ struct LifecycleModel: Sendable {
         return slot >= 0 ? Int(slot) : nil
     }
 
+    /// The position in ``sharedKeys`` of key `name` of `scope`, added if new. Inlined: every
+    /// `app` and `shared` read and write looks its key up here, and nearly all find it.
+    @inline(__always)
     mutating func addSharedKey(_ name: Name, _ scope: StateScope) -> Int {
         if let index = sharedIndex(name, scope) { return index }
+        return appendSharedKey(name, scope)
+    }
+
+    /// A key not seen before in this process, once per key.
+    @inline(never)
+    private mutating func appendSharedKey(_ name: Name, _ scope: StateScope) -> Int {
         let i = Int(name) * 4 + Self.slot(scope)
         if scope == .document { hasDocumentKeys = true }
         if i >= sharedSlots.count { sharedSlots.append(contentsOf: repeatElement(-1, count: i + 1 - sharedSlots.count)) }

@@ -108,14 +108,28 @@ public struct LifecycleReducer: Sendable {
                 rules.observe(.outsideRun(event), &model)
                 return
             }
-            if event.scope == .group || (!groupKeys.isEmpty && (event.kind == .open || event.kind == .dismiss)) { applyGroup(seq: seq, event) }
-            if event.scope == .document && (event.kind == .write || event.kind == .read) {
-                model.applyInRun(seq: seq, documentKey(event, extras: extras), extras: extras, &rules)
-                return finishEvent(seq: seq)
+            // One test on the common path: a key of another scope than `group` or `document`, in a
+            // trace with no `group` key yet (every version 1 trace), goes straight to the model.
+            if event.scope.isAcrossWindows || !groupKeys.isEmpty {
+                applyAcrossWindows(seq: seq, event, extras: extras)
+            } else {
+                model.applyInRun(seq: seq, event, extras: extras, &rules)
             }
-            model.applyInRun(seq: seq, event, extras: extras, &rules)
         }
         finishEvent(seq: seq)
+    }
+
+    /// An event in a run that touches a `group` or `document` key (trace format 2), or any
+    /// event once a `group` key was seen (a window's `open` and `dismiss` start and end its view
+    /// of them): out of line, so that the common path stays short.
+    @inline(never)
+    private mutating func applyAcrossWindows(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra]) {
+        if event.scope == .group || (!groupKeys.isEmpty && (event.kind == .open || event.kind == .dismiss)) { applyGroup(seq: seq, event) }
+        if event.scope == .document && (event.kind == .write || event.kind == .read) {
+            model.applyInRun(seq: seq, documentKey(event, extras: extras), extras: extras, &rules)
+        } else {
+            model.applyInRun(seq: seq, event, extras: extras, &rules)
+        }
     }
 
     @inline(__always)
@@ -293,4 +307,11 @@ public struct LifecycleReducer: Sendable {
 struct ParkedProcess: Sendable {
     var model: LifecycleModel
     var rules: RuleSet
+}
+
+extension StateScope {
+    /// `group` or `document`: a key that is not one window's, nor one process's alone
+    /// (``LifecycleReducer`` routes its reads and writes before the model sees them).
+    @inline(__always)
+    var isAcrossWindows: Bool { self == .group || self == .document }
 }

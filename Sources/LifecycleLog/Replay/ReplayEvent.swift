@@ -116,6 +116,15 @@ struct ReplayLaunch: Sendable {
         var id: Name
         var kind: SceneKind
         var hasPresentedType: Bool
+        /// ``kind``, classified once.
+        var known: KnownSceneKind
+
+        init(id: Name, kind: SceneKind, hasPresentedType: Bool) {
+            self.id = id
+            self.kind = kind
+            self.hasPresentedType = hasPresentedType
+            known = KnownSceneKind(kind)
+        }
     }
 
     /// The launch's version-2 fields: plain numbers in one field, so that a

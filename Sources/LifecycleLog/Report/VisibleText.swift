@@ -20,9 +20,14 @@ public enum VisibleText {
     /// A backslash is not itself escaped, so the escape is for reading, not
     /// for decoding back (the JSON and SARIF reports carry the exact text).
     public static func escape(_ text: String) -> String {
-        // The common case: nothing to escape, no copy.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 || $0 == 0xEF }),
-              text.unicodeScalars.contains(where: needsEscape) else { return text }
+        // The common case: nothing to escape, no copy. The bytes are scanned where they lie when
+        // the string has them contiguous (nearly always): a walk of the generic UTF8View costs
+        // several times as much per byte, and every finding's line goes through here.
+        // Printable ASCII, nearly every byte, fails the first two tests.
+        let mayNeedEscape: (UInt8) -> Bool = { $0 < 0x20 || ($0 >= 0x7F && ($0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 || $0 == 0xEF)) }
+        let suspect = text.utf8.withContiguousStorageIfAvailable { $0.contains(where: mayNeedEscape) }
+            ?? text.utf8.contains(where: mayNeedEscape)
+        guard suspect, text.unicodeScalars.contains(where: needsEscape) else { return text }
         return escape(text) { _ in nil }
     }
 

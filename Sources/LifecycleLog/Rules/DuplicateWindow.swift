@@ -4,7 +4,7 @@ struct DuplicateWindow: BuiltInRule {
     @inline(__always)
     mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         guard case .windowOpened(let index, let declaration?) = transition else { return }
-        if declaration.kind == .immersiveSpace {
+        if declaration.known == .immersiveSpace {
             immersive(index, declaration, now, &model, &findings)
             return
         }
@@ -26,7 +26,7 @@ struct DuplicateWindow: BuiltInRule {
     private func immersive(_ index: Int, _ declaration: DeclaredScene, _ now: EventTime, _ model: inout LifecycleModel,
                            _ findings: inout FindingQueue) {
         var earliest: Int?
-        for i in model.openWindows.indices where i != index && model.run.scenes[model.openWindows[i].scene]?.kind == .immersiveSpace {
+        for i in model.openWindows.indices where i != index && model.run.scenes[model.openWindows[i].scene]?.known == .immersiveSpace {
             if earliest.map({ model.openWindows[i].openSeq < model.openWindows[$0].openSeq }) ?? true { earliest = i }
         }
         if let earliest { report(index, other: earliest, declaration, now, model, &findings) }
@@ -39,7 +39,7 @@ struct DuplicateWindow: BuiltInRule {
         let window = model.openWindows[index]
         let other = (id: model.openWindows[otherIndex].id, openSeq: model.openWindows[otherIndex].openSeq)
         let singleInstance = declaration.isSingleInstance
-        if declaration.kind == .immersiveSpace {
+        if declaration.known == .immersiveSpace {
             findings.report(.duplicateWindow, at: now.seq, related: [other.openSeq],
                             "Immersive space \"\(names[window.id])\" of scene \"\(names[window.scene])\" opens while immersive space \"\(names[other.id])\" (scene \"\(names[model.openWindows[otherIndex].scene])\", opened at seq \(other.openSeq)) is still open: SwiftUI shows one immersive space at a time, and openImmersiveSpace fails while another is open. Call dismissImmersiveSpace() and wait for it before opening another, and check the result of openImmersiveSpace.")
             return

@@ -3,20 +3,20 @@ struct UnsupportedScene: BuiltInRule {
     @inline(__always)
     mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         guard case .runStarted(let launch) = transition,
-              launch.scenes.contains(where: { !Self.platform(launch.platform, supports: $0.kind) }) else { return }
-        let unsupported = launch.scenes.filter { !Self.platform(launch.platform, supports: $0.kind) }
+              launch.scenes.contains(where: { !Self.platform(launch.platform, supports: $0.known) }) else { return }
+        let unsupported = launch.scenes.filter { !Self.platform(launch.platform, supports: $0.known) }
         let shown = unsupported.map { "\($0.kind.rawValue) \"\(model.names[$0.id])\"" }.joined(separator: ", ")
         findings.report(.unsupportedScene, at: now.seq, related: [],
                         "The launch on \(launch.platform.rawValue) declares \(shown), which \(launch.platform.rawValue) does not have. Wrap the scene in #if os(…) so that it is declared only where it exists.")
     }
 
-    static func platform(_ platform: Platform, supports kind: SceneKind) -> Bool {
+    static func platform(_ platform: Platform, supports kind: KnownSceneKind) -> Bool {
         switch kind {
         case .settings, .menuBarExtra: return platform == .macOS
         case .window: return platform == .macOS || platform == .visionOS
         case .immersiveSpace: return platform == .visionOS
         case .documentGroup: return platform != .tvOS && platform != .watchOS
-        default: return true
+        case .windowGroup, .other: return true
         }
     }
 }
