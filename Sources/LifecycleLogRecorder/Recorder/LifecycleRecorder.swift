@@ -79,7 +79,7 @@ public final class LifecycleRecorder: Sendable {
     }
 
     private let durability: Durability
-    /// At most this many events wait in memory for a sink that keeps failing.
+    /// At most this many events wait in memory for a sink that fails or cannot keep up.
     private let maxPendingEvents: Int
     private let clock: Clock
     private let origin: Double
@@ -98,9 +98,11 @@ public final class LifecycleRecorder: Sendable {
     ///   - sink: where the events go.
     ///   - durability: when events reach the sink; batched by default.
     ///   - clock: the monotonic clock that gives `t`; inject one in tests.
-    ///   - maxPendingEvents: how many events may wait in memory while the sink fails; later
-    ///     events are dropped and counted (``droppedEventCount``), so that what reaches the
-    ///     sink stays an exact prefix and memory stays bounded.
+    ///   - maxPendingEvents: how many events may wait in memory for a sink that fails or
+    ///     cannot keep up. When that many wait, the recording ends: that event and every later
+    ///     one are dropped and counted (``droppedEventCount``), even if the sink catches up, so
+    ///     that what reaches the sink is an exact prefix (a trace with a gap would replay into
+    ///     wrong findings) and memory stays bounded.
     public init(sink: any RecordingSink, durability: Durability = .batched(), clock: @escaping Clock = LifecycleRecorder.systemClock,
                 maxPendingEvents: Int = 100_000) {
         self.maxPendingEvents = max(1, maxPendingEvents)
@@ -228,8 +230,10 @@ public final class LifecycleRecorder: Sendable {
         let s = state.lockForHotPath()
         if s.pointee.closed {
             next = .closed
-        } else if s.pointee.pending.count >= maxPendingEvents {
-            s.pointee.dropped += 1  // the sink has failed for a long while: keep what waits a prefix
+        } else if s.pointee.dropped > 0 || s.pointee.pending.count >= maxPendingEvents {
+            // The sink failed or fell behind for a long while: the recording ends here, so that
+            // what reaches the sink stays a prefix of what the app recorded, with no gap.
+            s.pointee.dropped += 1
             next = .nothing
         } else {
             s.pointee.lastT = max(s.pointee.lastT, now)  // t never goes backwards, whatever the clock does
@@ -313,14 +317,16 @@ public final class LifecycleRecorder: Sendable {
     public var lastError: LifecycleLogError? {
         state.withLock { s in
             guard s.dropped > 0 else { return s.error }
-            var error = s.error ?? LifecycleLogError(.io, "\(destination): could not record", path: destination)
-            error.message += " (\(s.dropped) events dropped after \(maxPendingEvents) waited in memory; the recording ends there)"
+            var error = s.error ?? LifecycleLogError(.io, "\(destination): the sink could not keep up", path: destination)
+            error.message += " (\(s.dropped) events dropped after \(maxPendingEvents) waited in memory; the recording ends there."
+                + " Raise maxPendingEvents, or record fewer events per second)"
             return error
         }
     }
 
-    /// How many events were not recorded because the sink kept failing while the limit of
-    /// events waiting in memory was reached (the `maxPendingEvents` of the initializer).
+    /// How many events were not recorded because the limit of events waiting in memory (the
+    /// `maxPendingEvents` of the initializer) was reached, while the sink failed or could not
+    /// keep up; counted from the first dropped event to the last call.
     public var droppedEventCount: Int { state.withLock { $0.dropped } }
 
     /// Appends what is pending in one transaction. Batches are taken inside
