@@ -112,6 +112,8 @@ extension LifecycleModel {
         }
     }
 
+    // Rare: out of line, so that the per-event `applyInRun` stays small.
+    @inline(never)
     mutating func applyActivity(seq: UInt64, name: Name, state: ActivityState, window: Int?, _ rules: inout RuleSet) {
         if let window {
             let started = openWindows[window].activities[name] ?? seq

@@ -27,12 +27,16 @@ extension LifecycleModel {
         rules.observe(.runStarted(launch), &self)
     }
 
+    // Rare (once a run): out of line, so that the per-event `applyInRun` stays small.
+    @inline(never)
     mutating func applyTerminate(seq: UInt64, _ rules: inout RuleSet) {
         run.terminateSeq = seq
         endRun(at: seq, how: .terminated, &rules)
     }
 
     /// A `kill` in a run: the run ends here, not cleanly (even after a willTerminate: the kill decides).
+    // Rare (once a run): out of line, so that the per-event `applyInRun` stays small.
+    @inline(never)
     mutating func applyKill(seq: UInt64, t: Double, reason: Name, _ kill: ReplayKill?, _ rules: inout RuleSet) {
         run.terminateSeq = seq
         run.endedByKill = true

@@ -99,9 +99,7 @@ public struct LifecycleReducer: Sendable {
         case .mark:
             break
         case .launch:
-            // `!`: every launch carries its fields (the decoder and the conversion from Event both set them).
-            model.applyLaunch(seq: seq, t: event.t, extras[Int(event.extraIndex)].launch!, &rules)
-            if !groupKeys.isEmpty { groupKeys.launched(currentProcess, seq: seq) }
+            applyLaunch(seq: seq, event, extras: extras)
         default:
             guard model.isRunning else {
                 // Flagged, with no other effect.
@@ -117,6 +115,15 @@ public struct LifecycleReducer: Sendable {
             }
         }
         finishEvent(seq: seq)
+    }
+
+    /// A launch: once a run, so out of line (its fields are copied out of the extras), keeping
+    /// the per-event `apply` small.
+    @inline(never)
+    private mutating func applyLaunch(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra]) {
+        // `!`: every launch carries its fields (the decoder and the conversion from Event both set them).
+        model.applyLaunch(seq: seq, t: event.t, extras[Int(event.extraIndex)].launch!, &rules)
+        if !groupKeys.isEmpty { groupKeys.launched(currentProcess, seq: seq) }
     }
 
     /// An event in a run that touches a `group` or `document` key (trace format 2), or any
