@@ -144,7 +144,9 @@ public final class TraceCollector: @unchecked Sendable {
         var summary = Summary()
         /// Set while accepting fails for want of file descriptors.
         var acceptPausedUntil: ContinuousClock.Instant?
-        let started = ContinuousClock.now
+        /// The recorder's clock, so that the collector's times and an app's are read alike.
+        let clock = LifecycleRecorder.systemClock
+        let started: Double
         let baseTime: Double
         var lastTime: Double
 
@@ -153,13 +155,11 @@ public final class TraceCollector: @unchecked Sendable {
             self.log = log
             baseTime = collector.writer.lastTime
             lastTime = collector.writer.lastTime
+            started = clock()
         }
 
         /// Milliseconds on the trace's timeline now.
-        var now: Double {
-            let elapsed = ContinuousClock.now - started
-            return baseTime + Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        }
+        var now: Double { baseTime + clock() - started }
 
         mutating func run() throws {
             var stopping = false

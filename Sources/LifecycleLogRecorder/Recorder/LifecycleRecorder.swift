@@ -47,8 +47,9 @@ public final class LifecycleRecorder: Sendable {
     /// A monotonic clock in milliseconds from an arbitrary origin.
     public typealias Clock = @Sendable () -> Double
 
-    /// The system's monotonic clock (`CLOCK_MONOTONIC`, which on Apple platforms keeps
-    /// counting while the device sleeps, as `ContinuousClock` does).
+    /// The system's monotonic clock, counting while the device sleeps: the clock
+    /// `ContinuousClock` reads (`CLOCK_MONOTONIC_RAW` on Apple platforms, `CLOCK_BOOTTIME`
+    /// on Linux).
     ///
     /// Read with `clock_gettime` rather than `ContinuousClock.now`: turning a
     /// `Duration` into milliseconds costs 128-bit arithmetic, several times the
@@ -61,7 +62,11 @@ public final class LifecycleRecorder: Sendable {
     @inline(__always)
     private static func monotonicMilliseconds() -> Double {
         var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
+        #if canImport(Darwin)
+        clock_gettime(CLOCK_MONOTONIC_RAW, &now)
+        #else
+        clock_gettime(CLOCK_BOOTTIME, &now)
+        #endif
         return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
     }
 
@@ -244,7 +249,6 @@ public final class LifecycleRecorder: Sendable {
         }
         state.unlock()
         if next == .closed { return }
-        // The app is about to be suspended or to end: commit before returning.
         if urgentKind || next == .commitNow {
             try? commitPending()
             return
