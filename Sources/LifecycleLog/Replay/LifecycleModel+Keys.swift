@@ -26,7 +26,10 @@ extension LifecycleModel {
                     state.writers.record(writer: instance, newVersion: state.version, seq: seq)
                     return !wasDirty
                 }
-                if becameDirty { dirtyCount += 1 }
+                if becameDirty {
+                    dirtyCount += 1
+                    openWindows[window].dirtyScene.append(i)
+                }
             } else {
                 if rules.hearsAppOnly { rules.observe(.keyWritten(KeyWrite(key: name, scope: scope, window: window, writer: instance, base: 0, baseGiven: false,
                                                       seenSeq: 0, current: 0, other: nil, sharedIndex: -1)), &self) }
@@ -34,6 +37,7 @@ extension LifecycleModel {
                 state.version = 1
                 state.writers.record(writer: instance, newVersion: 1, seq: seq)
                 openWindows[window].sceneKeys[name] = state
+                openWindows[window].dirtyScene.append(openWindows[window].sceneKeys.count - 1)
                 dirtyCount += 1
             }
             return
@@ -97,19 +101,29 @@ extension LifecycleModel {
     private mutating func saveSceneKeys(of index: Int, _ covered: (Name) -> Bool, _ rules: inout RuleSet) {
         guard !openWindows[index].sceneKeys.isEmpty else { return }
         var savedAny = false
-        for i in 0..<openWindows[index].sceneKeys.count
-        where openWindows[index].sceneKeys.values[i].isDirty && covered(openWindows[index].sceneKeys.keys[i]) {
-            openWindows[index].sceneKeys.update(at: i) { $0.markSaved() }
-            dirtyCount -= 1
-            savedAny = true
-            if rules.hearsAppOnly { rules.observe(.keySaved(openWindows[index].sceneKeyRef(openWindows[index].sceneKeys.keys[i]), window: index), &self) }
+        if !openWindows[index].dirtyScene.isEmpty {
+            // The dirty keys in key order (as the rules have always heard them), compacted in place.
+            openWindows[index].dirtyScene.sort()
+            let count = openWindows[index].dirtyScene.count
+            var kept = 0
+            for j in 0..<count {
+                let i = openWindows[index].dirtyScene[j]
+                guard covered(openWindows[index].sceneKeys.keys[i]) else {
+                    openWindows[index].dirtyScene[kept] = i
+                    kept += 1
+                    continue
+                }
+                openWindows[index].sceneKeys.update(at: i) { $0.markSaved() }
+                dirtyCount -= 1
+                savedAny = true
+                if rules.hearsAppOnly { rules.observe(.keySaved(openWindows[index].sceneKeyRef(openWindows[index].sceneKeys.keys[i]), window: index), &self) }
+            }
+            openWindows[index].dirtyScene.removeLast(count - kept)
         }
         if let pending = openWindows[index].pendingBackground {
             openWindows[index].pendingBackground?.keys = pending.keys.filter { !covered($0.name) }
         }
-        if savedAny {
-            restorations[openWindows[index].restorationSlot].setSavedVersions(of: openWindows[index].sceneKeys)
-        }
+        if savedAny { restorationSaved(by: index) }
     }
 
     // Rare: out of line, so that the per-event `applyInRun` stays small.

@@ -35,9 +35,8 @@ extension LifecycleModel {
             open.shared.append((i, sharedKeys[i].state.version))
         }
         for w in openWindows.indices where window == nil || window == w {
-            for (i, name) in openWindows[w].sceneKeys.keys.enumerated()
-            where openWindows[w].sceneKeys.values[i].isDirty && covered(name) {
-                open.scene.append((openWindows[w].sceneKeyRef(name), openWindows[w].sceneKeys.values[i].version))
+            for i in openWindows[w].dirtyScene.sorted() where covered(openWindows[w].sceneKeys.keys[i]) {
+                open.scene.append((openWindows[w].sceneKeyRef(openWindows[w].sceneKeys.keys[i]), openWindows[w].sceneKeys.values[i].version))
             }
         }
         run.openSaves.append(open)
@@ -55,12 +54,18 @@ extension LifecycleModel {
             guard let w = windowIndex(key.window), openWindows[w].instance == key.instance,
                   let i = openWindows[w].sceneKeys.index(of: key.name) else { continue }
             let (saved, cleaned) = openWindows[w].sceneKeys.update(at: i) { Self.save(&$0, at: version) }
-            if cleaned { dirtyCount -= 1 }
+            if cleaned {
+                dirtyCount -= 1
+                // `!`: the key was dirty, so its position is in the list.
+                let j = openWindows[w].dirtyScene.firstIndex(of: i)!
+                openWindows[w].dirtyScene.swapAt(j, openWindows[w].dirtyScene.count - 1)
+                openWindows[w].dirtyScene.removeLast()
+            }
             if saved, rules.hearsAppOnly { rules.observe(.keySaved(key, window: w), &self) }
             if let pending = openWindows[w].pendingBackground {
                 openWindows[w].pendingBackground = pending.takingOff(key, savedAt: version)
             }
-            restorations[openWindows[w].restorationSlot].setSavedVersions(of: openWindows[w].sceneKeys)
+            restorationSaved(by: w)
         }
     }
 

@@ -159,6 +159,10 @@ struct OpenWindow {
     var openSeq: UInt64
     var seen: SeenVersions
     var sceneKeys = NameMap<KeyState>()
+    /// The positions in ``sceneKeys`` of the keys with unsaved changes, in no particular order:
+    /// a save visits these, not every key the window ever wrote (replay stays linear in keys
+    /// when an app saves after each edit).
+    var dirtyScene: [Int] = []
     /// Saved versions inherited from the window this one restores.
     var restoredFrom = NameMap<UInt64>()
     /// Running activities, by name, with the seq that started them.
@@ -183,6 +187,7 @@ struct OpenWindow {
         self.seen.startSeq = seen.startSeq
         self.seen.last.removeAll(keepingCapacity: true)
         sceneKeys.removeAll()
+        dirtyScene.removeAll(keepingCapacity: true)
         restoredFrom = NameMap()  // shared with the restoration it came from: dropped, not emptied in place
         activities.removeAll()
         pendingBackground = nil
@@ -302,4 +307,12 @@ struct RunState {
         openSaves.removeAll(keepingCapacity: true)
         lastSeq = launchSeq
     }
+}
+
+/// The window whose saves a restoration slot follows, until the slot's copy is made.
+struct RestorationSource: Hashable {
+    /// The window's instance number.
+    var instance: Int
+    /// How many of its scene keys (the first ones: keys are only added) the slot holds.
+    var keyCount: Int
 }

@@ -16,11 +16,13 @@ extension LifecycleModel {
         let index = addWindow(instance: takeInstance(), id: id, scene: scene, canonicalValue: canonical, restored: restored,
                               openSeq: seq, restorationSlot: slot)
         if restored {
+            materializeRestoration(slot)
             let saved = restorations[slot]
             openWindows[index].restoredFrom = saved
             openWindows[index].sceneKeys = saved.mapValues { KeyState(saved: $0) }
-        } else if !restorations[slot].isEmpty {
+        } else if !restorations[slot].isEmpty || restorationSources[slot] != nil {
             restorations[slot] = NameMap()  // a fresh window: nothing to inherit from it until it saves
+            restorationSources[slot] = nil
         }
         rules.observe(.windowOpened(index: index, declaration: run.scenes[scene]), &self)
         phasesChanged(seq: seq, t: t, appBefore: appBefore, &rules)
@@ -39,7 +41,26 @@ extension LifecycleModel {
         if let slot = restorationSlots[identity] { return slot }
         restorationSlots[identity] = restorations.count
         restorations.append(NameMap())
+        restorationSources.append(nil)
         return restorations.count - 1
+    }
+
+    /// The window at `index` saved: its restoration slot now holds that window's keys as they are,
+    /// with their saved versions. Recorded, not copied: keys are only ever added to a window, and
+    /// saved versions change only at saves, so the copy is made when it is needed (a restored
+    /// window opens in the slot, or this window closes) instead of at every save.
+    mutating func restorationSaved(by index: Int) {
+        let slot = openWindows[index].restorationSlot
+        restorationSources[slot] = RestorationSource(instance: openWindows[index].instance, keyCount: openWindows[index].sceneKeys.count)
+    }
+
+    /// Copies what ``restorationSaved(by:)`` recorded for `slot` into ``restorations``.
+    mutating func materializeRestoration(_ slot: Int) {
+        guard let source = restorationSources[slot] else { return }
+        restorationSources[slot] = nil
+        // `!`: a source is dropped when its window closes (``removeWindow(at:)``), so it is open.
+        let index = openWindows.firstIndex { $0.instance == source.instance }!
+        restorations[slot].setSavedVersions(of: openWindows[index].sceneKeys, count: source.keyCount)
     }
 
     mutating func applyDismiss(seq: UInt64, t: Double, index: Int, _ rules: inout RuleSet) {
@@ -50,7 +71,7 @@ extension LifecycleModel {
             missedSave(pending, &rules)
         }
         if dirtyCount > 0 {
-            for value in openWindows[index].sceneKeys.values where value.isDirty { dirtyCount -= 1 }
+            dirtyCount -= openWindows[index].dirtyScene.count
             // The last window of a document takes its unsaved changes along: back to the saved versions.
             for key in documentKeysLeft(byDismissing: index) where sharedKeys[key].state.isDirty {
                 sharedKeys[key].state.version = sharedKeys[key].state.saved

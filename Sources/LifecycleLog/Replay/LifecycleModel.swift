@@ -43,6 +43,9 @@ struct LifecycleModel: Sendable {
     /// The saved scene-key versions a later `restored: true` window of each
     /// identity inherits. Windows keep their slot, so a save updates it in place.
     var restorations: [NameMap<UInt64>] = []
+    /// For each of ``restorations``, the open window whose saves it follows and how many of that
+    /// window's keys it holds, when it has not been copied yet (see ``restorationSaved(by:)``).
+    var restorationSources: [RestorationSource?] = []
     var nextInstance = 1
 
     // Sendable: every stored property is a value type of Sendable parts.
@@ -108,6 +111,8 @@ struct LifecycleModel: Sendable {
     static let closedWindowsKept = 64
 
     mutating func removeWindow(at index: Int) {
+        let slot = openWindows[index].restorationSlot
+        if restorationSources[slot]?.instance == openWindows[index].instance { materializeRestoration(slot) }
         ownPhaseCounts.add(openWindows[index].ownPhase, -1)
         windowSlots[Int(openWindows[index].id)] = -1
         let last = openWindows.count - 1
@@ -184,11 +189,7 @@ struct LifecycleModel: Sendable {
     /// The scene keys of the window at `index` in ``openWindows`` with unsaved changes.
     @inline(__always)
     func dirtySceneKeys(of index: Int) -> [KeyRef] {
-        var keys: [KeyRef] = []
-        for (i, name) in openWindows[index].sceneKeys.keys.enumerated() where openWindows[index].sceneKeys.values[i].isDirty {
-            keys.append(openWindows[index].sceneKeyRef(name))
-        }
-        return keys
+        openWindows[index].dirtyScene.sorted().map { openWindows[index].sceneKeyRef(openWindows[index].sceneKeys.keys[$0]) }
     }
 
     /// The seq of the last write of each of `keys` still known.

@@ -43,18 +43,29 @@ struct NameTable: Sendable {
     }
 }
 
-/// A small map from ``Name`` to `Value` kept as two arrays: a window's scene
-/// keys, running activities and the like, which hold a handful of entries,
-/// are found by a linear scan with no hashing and no per-entry allocation.
+/// A map from ``Name`` to `Value` kept as two arrays: a window's scene keys, running activities
+/// and the like. Most hold a handful of entries and are found by a linear scan with no hashing and
+/// no per-entry allocation; a map that grows past ``NameMap/scanLimit`` entries also keeps a hash
+/// index of positions, so that lookups stay constant-time however many keys a window writes
+/// (replay time stays linear in a window's keys and activities, issue 23).
+///
+/// Entries keep their insertion order until one is removed: a removal moves the last entry into
+/// the gap (constant time). Every reader that prints entries sorts them first.
 struct NameMap<Value> {
     private(set) var keys: [Name] = []
     private(set) var values: [Value] = []
+    /// Each key's position, kept only once the map has more than ``scanLimit`` entries.
+    private var positions: [Name: Int]?
+
+    /// The most entries found by a linear scan; past it the map keeps ``positions``.
+    static var scanLimit: Int { 16 }
 
     var isEmpty: Bool { keys.isEmpty }
     var count: Int { keys.count }
 
     @inline(__always)
     func index(of key: Name) -> Int? {
+        if let positions { return positions[key] }
         var i = 0
         let n = keys.count
         while i < n {
@@ -68,12 +79,38 @@ struct NameMap<Value> {
         get { index(of: key).map { values[$0] } }
         set {
             if let i = index(of: key) {
-                if let newValue { values[i] = newValue } else { keys.remove(at: i); values.remove(at: i) }
+                if let newValue { values[i] = newValue } else { remove(at: i) }
             } else if let newValue {
                 keys.append(key)
                 values.append(newValue)
+                if positions != nil {
+                    positions![key] = keys.count - 1
+                } else if keys.count > Self.scanLimit {
+                    buildPositions()
+                }
             }
         }
+    }
+
+    /// Removes the entry at `i` by moving the last entry into its place.
+    private mutating func remove(at i: Int) {
+        let last = keys.count - 1
+        positions?[keys[i]] = nil
+        if i != last {
+            keys[i] = keys[last]
+            values.swapAt(i, last)
+            positions?[keys[i]] = i
+        }
+        keys.removeLast()
+        values.removeLast()
+        if positions != nil, keys.count <= Self.scanLimit / 2 { positions = nil }
+    }
+
+    @inline(never)
+    private mutating func buildPositions() {
+        var positions = [Name: Int](minimumCapacity: keys.count * 2)
+        for (i, key) in keys.enumerated() { positions[key] = i }
+        self.positions = positions
     }
 
     /// Empties the map, keeping its storage. An empty map (most of a window's activities) is
@@ -82,32 +119,30 @@ struct NameMap<Value> {
         guard !keys.isEmpty else { return }
         keys.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
+        positions = nil
     }
 
     /// Mutates the value at position `i` in place.
     @inline(__always)
     mutating func update<R>(at i: Int, _ body: (inout Value) -> R) -> R { body(&values[i]) }
 
-    /// Makes this map `other`'s keys with their saved versions, reusing this map's storage where it can.
-    /// Copies element by element into this map's own storage: sharing `other`'s
+    /// Makes this map the first `count` of `other`'s keys with their saved versions, reusing this
+    /// map's storage. Copies element by element into this map's own storage: sharing `other`'s
     /// would make the next change to either allocate a copy.
-    mutating func setSavedVersions(of other: NameMap<KeyState>) where Value == UInt64 {
-        if keys != other.keys {
-            keys.removeAll(keepingCapacity: true)
-            keys.append(contentsOf: other.keys)
-        }
-        if values.count == other.values.count {
-            for i in values.indices { values[i] = other.values[i].saved }
-        } else {
-            values.removeAll(keepingCapacity: true)
-            for value in other.values { values.append(value.saved) }
-        }
+    mutating func setSavedVersions(of other: NameMap<KeyState>, count: Int) where Value == UInt64 {
+        keys.removeAll(keepingCapacity: true)
+        keys.append(contentsOf: other.keys[..<count])
+        values.removeAll(keepingCapacity: true)
+        for value in other.values[..<count] { values.append(value.saved) }
+        positions = nil
+        if keys.count > Self.scanLimit { buildPositions() }
     }
 
     func mapValues<T>(_ transform: (Value) -> T) -> NameMap<T> {
         var result = NameMap<T>()
         result.keys = keys
         result.values = values.map(transform)
+        result.positions = positions
         return result
     }
 }
