@@ -22,7 +22,7 @@ final class FormatVersion2Tests: XCTestCase {
             #"{"event":"write","t":5,"key":"title","scope":"document","window":"w1","base":0,"document":"file:///a.note"}"#,
             #"{"event":"write","t":6,"key":"title","scope":"document","document":"doc-7"}"#,
             #"{"event":"write","t":7,"key":"body","scope":"document","window":"w1"}"#,
-            #"{"event":"read","t":8,"process":"com.example.notes.widget","key":"count","scope":"group","version":3,"document":"x"}"#,
+            #"{"event":"read","t":8,"process":"com.example.notes.widget","key":"count","scope":"group","version":3}"#,
             #"{"event":"write","t":9,"key":"count","scope":"group"}"#,
             #"{"event":"save","t":10,"keys":["title"],"window":"w1","store":"doc","stage":"begin","id":"s1"}"#,
             #"{"event":"save","t":11,"stage":"end","id":"s1"}"#,
@@ -32,7 +32,7 @@ final class FormatVersion2Tests: XCTestCase {
             #"{"event":"phase","t":15,"process":"com.example.notes.share","phase":"background"}"#,
             #"{"event":"kill","t":16,"process":"com.example.notes","reason":"harness","signal":9,"by":"runner"}"#,
             #"{"event":"kill","t":17,"reason":"jetsam"}"#,
-            #"{"event":"kill","t":18,"reason":"something-new","signal":-1,"note":{"a":[1,2.50]}}"#,
+            #"{"event":"kill","t":18,"reason":"something-new","signal":15,"note":{"a":[1,2.50]}}"#,
             #"{"event":"mark","t":19,"process":"","label":"test runner"}"#,
             #"{"event":"delegate","t":20,"process":"p","callback":"willTerminate"}"#,
             #"{"event":"terminate","t":21,"process":"p","reason":"quit"}"#,
@@ -63,12 +63,12 @@ final class FormatVersion2Tests: XCTestCase {
         XCTAssertEqual(launch.activation, .accessory)
         XCTAssertTrue(launch.isPrewarm)
         XCTAssertEqual(parsed[5].kind, .write(key: "title", scope: .document, window: "w1", base: 0, document: "file:///a.note"))
-        XCTAssertEqual(parsed[8].kind, .read(key: "count", scope: .group, version: 3, document: "x"))
+        XCTAssertEqual(parsed[8].kind, .read(key: "count", scope: .group, version: 3))
         XCTAssertEqual(parsed[10].kind, .save(keys: ["title"], window: "w1", store: "doc", stage: .begin, id: "s1"))
         XCTAssertEqual(parsed[14].kind, .activity(name: "upload", state: .expire, window: "w1"))
         XCTAssertEqual(parsed[16].kind, .kill(reason: "harness", signal: 9, by: "runner"))
         XCTAssertEqual(parsed[16].process, "com.example.notes")
-        XCTAssertEqual(parsed[18].kind, .kill(reason: "something-new", signal: -1))
+        XCTAssertEqual(parsed[18].kind, .kill(reason: "something-new", signal: 15))
         XCTAssertEqual(parsed[18].extraFields.map(\.name), ["note"])
         XCTAssertEqual(parsed[19].process, "")
         XCTAssertEqual(parsed[23].kind, .unknown(name: "later"))
@@ -156,6 +156,10 @@ final class FormatVersion2Tests: XCTestCase {
             (#"{"event":"kill","t":1,"reason":null}"#, #"field "reason" must be a string"#),
             (#"{"event":"kill","t":1,"reason":"user","signal":"KILL"}"#, #"field "signal" must be a whole number"#),
             (#"{"event":"kill","t":1,"reason":"user","signal":9.5}"#, #"field "signal" must be a whole number"#),
+            (#"{"event":"kill","t":1,"reason":"user","signal":-1}"#, #"field "signal" must be a whole number from 0 to"#),
+            (#"{"event":"kill","t":1,"reason":"user","signal":9223372036854775808}"#, #"field "signal" must be a whole number from 0 to"#),
+            (#"{"event":"write","t":1,"key":"k","scope":"shared","document":"file:///a"}"#, #"field "document" is only for scope "document", got scope "shared""#),
+            (#"{"event":"read","t":1,"key":"k","scope":"group","document":"file:///a"}"#, #"field "document" is only for scope "document", got scope "group""#),
             (#"{"event":"kill","t":1,"reason":"user","by":false}"#, #"field "by" must be a string"#),
             (#"{"event":"launch","t":1,"platform":"macOS","scenes":[],"debugger":"yes"}"#, #"field "debugger" must be true or false"#),
             (#"{"event":"launch","t":1,"platform":"macOS","scenes":[],"debugger":null}"#, #"field "debugger" must be true or false, got null"#),
@@ -164,7 +168,7 @@ final class FormatVersion2Tests: XCTestCase {
             (#"{"event":"save","t":1,"stage":"middle"}"#, #"unknown save stage "middle"; expected begin or end"#),
             (#"{"event":"save","t":1,"stage":null}"#, #"field "stage" must be a string"#),
             (#"{"event":"save","t":1,"id":3}"#, #"field "id" must be a string"#),
-            (#"{"event":"write","t":1,"key":"k","scope":"app","document":null}"#, #"field "document" must be a string"#),
+            (#"{"event":"write","t":1,"key":"k","scope":"document","document":null}"#, #"field "document" must be a string"#),
             (#"{"event":"write","t":1,"key":"k","scope":"document"}"#, #"needs "document""#),
             (#"{"event":"read","t":1,"key":"k","scope":"document"}"#, #"a read of a document-scoped key needs "document""#),
             (#"{"event":"write","t":1,"key":"k","scope":"galaxy"}"#, #"expected scene, app, shared, group or document"#),

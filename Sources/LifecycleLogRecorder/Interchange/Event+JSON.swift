@@ -58,7 +58,7 @@ extension Event {
             kind = .terminate(reason: try fields.string("reason"))
         case "kill" where v2:
             guard let reason = try fields.string("reason") else { throw fields.missing("reason") }
-            kind = .kill(reason: reason, signal: try fields.integer("signal", meaning: "a signal number"), by: try fields.string("by"))
+            kind = .kill(reason: reason, signal: try fields.signal("signal"), by: try fields.string("by"))
         case "open":
             guard let window = try fields.string("window") else { throw fields.missing("window") }
             guard let scene = try fields.string("scene") else { throw fields.missing("scene") }
@@ -90,6 +90,9 @@ extension Event {
             }
             let versionField = name == "write" ? try fields.version("base") : try fields.version("version")
             let document = v2 ? try fields.string("document") : nil
+            if document != nil, scope != .document {
+                throw FieldError(message: "field \"document\" is only for scope \"document\", got scope \"\(scopeName)\"")
+            }
             if scope == .document && document == nil && window == nil {
                 throw FieldError(message: "a \(name) of a document-scoped key needs \"document\" (the document's file URL or id) or \"window\" (a window that presents the document)")
             }
@@ -305,10 +308,11 @@ private struct FieldReader {
         return b
     }
 
-    mutating func integer(_ name: String, meaning: String) throws(Event.FieldError) -> Int? {
+    /// A kill's `signal`: digits, from 0 up to 2^63 − 1 (trace-format.md, Readings 5).
+    mutating func signal(_ name: String) throws(Event.FieldError) -> Int? {
         guard let value = take(name) else { return nil }
-        guard case .number(let literal) = value, let i = Int(literal) else {
-            throw Event.FieldError(message: "field \"\(context)\(name)\" must be a whole number (\(meaning)), got \(Event.describe(value))")
+        guard case .number(let literal) = value, let v = UInt64(literal), let i = Int(exactly: v) else {
+            throw Event.FieldError(message: "field \"\(context)\(name)\" must be a whole number from 0 to \(Int.max) (a signal number), got \(Event.describe(value))")
         }
         return i
     }
