@@ -13,9 +13,12 @@ struct GroupKeys: Sendable {
         var window: Name
     }
 
-    /// One key: its version, and the latest write of each writer.
+    /// One key: its version, its saved version, and the latest write of each writer.
     struct Key: Sendable {
         var version: UInt64 = 0
+        /// The version the last save covering it saved (a `save` of any process covers it).
+        var saved: UInt64 = 0
+        var isDirty: Bool { version > saved }
         /// Each writer's latest write: the version it made, at which seq.
         var writes: [Writer: (version: UInt64, seq: UInt64)] = [:]
     }
@@ -31,7 +34,10 @@ struct GroupKeys: Sendable {
     /// Where each writer's last-seen versions started (its `open` or `launch`).
     var origin: [Writer: Seen] = [:]
 
-    var isEmpty: Bool { keys.isEmpty }
+    /// Whether a `group` key was read or written yet: until then nothing here is kept.
+    var started = false
+
+    var isEmpty: Bool { !started }
 
     /// A window opened, or a run launched (`window` ``ReplayEvent/noWindow``): it has seen
     /// every key at its current version.
@@ -53,6 +59,21 @@ struct GroupKeys: Sendable {
         seen = seen.filter { $0.key.process != process }
         origin = origin.filter { $0.key.process != process }
         start(Writer(process: process, window: ReplayEvent.noWindow), seq: seq)
+    }
+
+    /// A save covered `key`, at `version` (`nil`: its current one). Returns the version saved,
+    /// or `nil` when that saves nothing new (saved versions never go down).
+    mutating func save(_ key: Name, at version: UInt64?) -> UInt64? {
+        guard let current = keys[key]?.version else { return nil }
+        let version = min(version ?? current, current)
+        guard version > keys[key]!.saved else { return nil }  // `!`: found above
+        keys[key]!.saved = version
+        return version
+    }
+
+    /// The dirty keys whose names `covered` accepts, by name, with their versions.
+    func dirtyKeys(_ covered: (Name) -> Bool) -> [(name: Name, version: UInt64)] {
+        keys.filter { $0.value.isDirty && covered($0.key) }.map { ($0.key, $0.value.version) }.sorted { $0.name < $1.name }
     }
 
     /// What `writer` last saw of `key`.

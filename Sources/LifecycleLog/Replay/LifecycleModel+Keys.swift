@@ -24,6 +24,7 @@ extension LifecycleModel {
                     let wasDirty = state.isDirty
                     state.version += 1
                     state.writers.record(writer: instance, newVersion: state.version, seq: seq)
+                    state.lastWrite = seq
                     return !wasDirty
                 }
                 if becameDirty {
@@ -36,6 +37,7 @@ extension LifecycleModel {
                 var state = KeyState()
                 state.version = 1
                 state.writers.record(writer: instance, newVersion: 1, seq: seq)
+                state.lastWrite = seq
                 openWindows[window].sceneKeys[name] = state
                 openWindows[window].dirtyScene.append(openWindows[window].sceneKeys.count - 1)
                 dirtyCount += 1
@@ -56,6 +58,7 @@ extension LifecycleModel {
         sharedKeys[index].state.version += 1
         let version = sharedKeys[index].state.version
         sharedKeys[index].state.writers.record(writer: me, newVersion: version, seq: seq)
+        sharedKeys[index].state.lastWrite = seq
         sharedVersions[index] = version
         setLastSeen(index, by: window, Seen(version: version, seq: seq))
     }
@@ -83,13 +86,15 @@ extension LifecycleModel {
             let name = Self.documentKey(self.names[ref.name]).name  // a document key is narrowed by its own name
             return names.contains { self.names[$0] == name }
         }
-        for i in sharedKeys.indices where sharedKeys[i].state.isDirty && coveredShared(sharedKeys[i].ref) {
+        if tracksGroupKeys { groupSave = .save(names: names) }
+        // `group` keys are saved by the reducer, in every process (LifecycleReducer+Group.swift).
+        for i in sharedKeys.indices where sharedKeys[i].state.isDirty && sharedKeys[i].ref.scope != .group && coveredShared(sharedKeys[i].ref) {
             sharedKeys[i].state.markSaved()
             dirtyCount -= 1
             if rules.hearsAppOnly { rules.observe(.keySaved(sharedKeys[i].ref, window: nil), &self) }
         }
         if let pending = run.pendingApp {
-            run.pendingApp?.keys = pending.keys.filter { !covered($0.name) }
+            run.pendingApp?.keys = pending.keys.filter { !coveredShared($0) }
         }
         if let window {
             saveSceneKeys(of: window, covered, &rules)

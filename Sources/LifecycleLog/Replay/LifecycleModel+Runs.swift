@@ -17,6 +17,7 @@ extension LifecycleModel {
         for i in sharedKeys.indices {
             let state = sharedKeys[i].state
             sharedKeys[i].state = KeyState(saved: state.saved, writers: state.savedWriters)
+            sharedKeys[i].state.lastWrite = state.lastWrite
             sharedVersions[i] = state.saved
         }
         removeAllWindows()

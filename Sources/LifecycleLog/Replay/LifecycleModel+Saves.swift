@@ -31,7 +31,8 @@ extension LifecycleModel {
     private mutating func beginSave(seq: UInt64, id: Name, keys names: [Name]?, window: Int?, windowName: Name, store: String?) {
         func covered(_ name: Name) -> Bool { names?.contains(name) ?? true }
         var open = OpenSave(seq: seq, id: id, window: windowName, store: store, shared: [], scene: [])
-        for i in sharedKeys.indices where sharedKeys[i].state.isDirty && covered(sharedKeys[i].ref.name) {
+        if tracksGroupKeys { groupSave = .begin(names: names) }
+        for i in sharedKeys.indices where sharedKeys[i].state.isDirty && sharedKeys[i].ref.scope != .group && covered(sharedKeys[i].ref.name) {
             open.shared.append((i, sharedKeys[i].state.version))
         }
         for w in openWindows.indices where window == nil || window == w {
@@ -44,6 +45,7 @@ extension LifecycleModel {
 
     /// Saves what `open` covered at the versions it recorded (saved versions never go down).
     private mutating func endSave(_ open: OpenSave, _ rules: inout RuleSet) {
+        if !open.group.isEmpty { groupSave = .end(open.group) }
         for (index, version) in open.shared {
             let (saved, cleaned) = Self.save(&sharedKeys[index].state, at: version)
             if cleaned { dirtyCount -= 1 }

@@ -53,6 +53,9 @@ struct KeyState: Hashable {
     var writers = WriterSummary()
     /// ``writers`` as it was when ``saved`` was reached: what survives a relaunch.
     var savedWriters = WriterSummary()
+    /// The seq of the key's last `write`, which a rewind to the saved version (a launch, a
+    /// document's last window closing) does not undo: findings relate it (rules.md).
+    var lastWrite: UInt64 = 0
 
     var isDirty: Bool { version > saved }
 
@@ -134,6 +137,9 @@ struct OpenSave {
     var shared: [(index: Int, version: UInt64)]
     /// The covered `scene` keys with unsaved changes at the begin, with their versions then.
     var scene: [(key: KeyRef, version: UInt64)]
+    /// The covered `group` keys with unsaved changes at the begin, in any process, with their
+    /// versions then (filled in by the reducer, which keeps `group` keys).
+    var group: [(name: Name, version: UInt64)] = []
 }
 
 /// The identity a later `restored: true` window of the same scene finds an

@@ -47,6 +47,13 @@ struct LifecycleModel: Sendable {
     /// window's keys it holds, when it has not been copied yet (see ``restorationSaved(by:)``).
     var restorationSources: [RestorationSource?] = []
     var nextInstance = 1
+    /// Whether the trace has `group` keys: then a `save` leaves ``groupSave`` for the reducer.
+    var tracksGroupKeys = false
+    /// What the last event asked of `group` keys, for the reducer to carry out in every process.
+    var groupSave: GroupSaveRequest?
+    /// What other processes did to `group` keys while this process's run waited for its end
+    /// after a willTerminate: applied before its next event, dropped when its run is judged.
+    var deferredGroupEffects: [GroupEffect] = []
 
     // Sendable: every stored property is a value type of Sendable parts.
 
@@ -199,9 +206,9 @@ struct LifecycleModel: Sendable {
             if key.scope == .scene {
                 guard let index = windowIndex(key.window), openWindows[index].instance == key.instance,
                       let state = openWindows[index].sceneKeys[key.name] else { continue }
-                seqs.append(state.writers.lastWriteSeq)
+                seqs.append(state.lastWrite)
             } else if let index = sharedIndex(key.name, key.scope) {
-                seqs.append(sharedKeys[index].state.writers.lastWriteSeq)
+                seqs.append(sharedKeys[index].state.lastWrite)
             }
         }
         return seqs

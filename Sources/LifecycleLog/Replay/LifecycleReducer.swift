@@ -91,7 +91,10 @@ public struct LifecycleReducer: Sendable {
     mutating func apply(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra]) {
         eventCount += 1
         lastSeq = seq
-        if event.process != currentProcess && event.kind != .mark { switchProcess(to: event.process) }
+        if event.process != currentProcess && event.kind != .mark {
+            switchProcess(to: event.process)
+            if !model.deferredGroupEffects.isEmpty { takeDeferredGroupEffects(runJudged: event.kind == .launch) }
+        }
         rules.now = EventTime(seq: seq, t: event.t)
         switch event.kind {
         case .unknown:
@@ -102,8 +105,9 @@ public struct LifecycleReducer: Sendable {
             applyLaunch(seq: seq, event, extras: extras)
         default:
             guard model.isRunning else {
-                // Flagged, with no other effect.
+                // Flagged, with no other effect (but an event all the same: other processes' stretches go on).
                 rules.observe(.outsideRun(event), &model)
+                finishEvent(seq: seq)
                 return
             }
             // One test on the common path: a key of another scope than `group` or `document`, in a
@@ -131,17 +135,24 @@ public struct LifecycleReducer: Sendable {
     /// of them): out of line, so that the common path stays short.
     @inline(never)
     private mutating func applyAcrossWindows(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra]) {
-        if event.scope == .group || (!groupKeys.isEmpty && (event.kind == .open || event.kind == .dismiss)) { applyGroup(seq: seq, event) }
+        if event.scope == .group || (!groupKeys.isEmpty && (event.kind == .open || event.kind == .dismiss)) {
+            applyGroup(seq: seq, event)
+            if !model.tracksGroupKeys && !groupKeys.isEmpty { startTrackingGroupKeys() }
+        }
         if event.scope == .document && (event.kind == .write || event.kind == .read) {
             model.applyInRun(seq: seq, documentKey(event, extras: extras), extras: extras, &rules)
         } else {
             model.applyInRun(seq: seq, event, extras: extras, &rules)
         }
+        if !groupKeys.isEmpty { afterGroupEvent(seq: seq, event) }
     }
 
     @inline(__always)
     private mutating func finishEvent(seq: UInt64) {
-        if configuration.explore { rules.afterEvent(seq: seq, model) }
+        if configuration.explore {
+            rules.afterEvent(seq: seq, model)
+            if !parked.isEmpty { exposeParked(seq: seq) }
+        }
         if rules.hasUnsettled { settle(below: watermark(after: seq)) }
     }
 
@@ -192,9 +203,9 @@ public struct LifecycleReducer: Sendable {
     mutating func applyGroup(seq: UInt64, _ event: ReplayEvent) {
         let writer = GroupKeys.Writer(process: currentProcess, window: event.window)
         switch event.kind {
-        case .open:
+        case .open where model.windowIndex(event.window) == nil:  // an id already open: refused
             groupKeys.start(writer, seq: seq)
-        case .dismiss:
+        case .dismiss where model.windowIndex(event.window) != nil:
             groupKeys.end(writer)
         case .read where event.window == ReplayEvent.noWindow || model.windowIndex(event.window) != nil:
             if groupKeys.isEmpty { startGroupWriters() }
@@ -215,6 +226,7 @@ public struct LifecycleReducer: Sendable {
     /// The first `group` key of the trace: every window open now, and the app of every running
     /// process, saw it at version 0 from its `open` or `launch`.
     private mutating func startGroupWriters() {
+        groupKeys.started = true
         func start(_ process: Name, _ model: LifecycleModel) {
             guard model.isRunning else { return }
             groupKeys.start(GroupKeys.Writer(process: process, window: ReplayEvent.noWindow), seq: model.run.launchSeq)
@@ -239,6 +251,7 @@ public struct LifecycleReducer: Sendable {
         parked[currentProcess] = ParkedProcess(model: model, rules: rules)
         var next = parked.removeValue(forKey: process)
             ?? ParkedProcess(model: LifecycleModel(), rules: RuleSet(configuration: configuration, custom: customRules))
+        if !groupKeys.isEmpty { next.model.tracksGroupKeys = true }
         swap(&next.model.names, &names)
         swap(&next.rules.findings, &queue)
         model = next.model
@@ -246,6 +259,25 @@ public struct LifecycleReducer: Sendable {
         rules.now = EventTime(seq: lastSeq, t: 0)
         rules.findings.process = process == ReplayEvent.mainProcess ? nil : model.names[process]
         currentProcess = process
+    }
+
+    /// `--explore`: every event of any process extends or ends each other running process's
+    /// `kill-exposure` stretch (rules.md, Readings 21). Each set-aside process's rules run with
+    /// the trace's names and findings lent to it, as ``switchProcess(to:)`` lends them.
+    @inline(never)
+    mutating func exposeParked(seq: UInt64) {
+        for process in parked.keys.sorted() {
+            guard var other = parked.removeValue(forKey: process) else { continue }
+            swap(&other.model.names, &model.names)
+            swap(&other.rules.findings, &rules.findings)
+            let reporting = other.rules.findings.process
+            other.rules.findings.process = process == ReplayEvent.mainProcess ? nil : other.model.names[process]
+            other.rules.afterEvent(seq: seq, other.model)
+            other.rules.findings.process = reporting
+            swap(&other.rules.findings, &rules.findings)
+            swap(&other.model.names, &model.names)
+            parked[process] = other
+        }
     }
 
     /// Makes every finding anchored below `mark` final, in order.
@@ -262,6 +294,7 @@ public struct LifecycleReducer: Sendable {
         finishProcess()
         for process in parked.keys.sorted() {
             switchProcess(to: process)
+            takeDeferredGroupEffects(runJudged: model.awaitsEndAfterWillTerminate)
             finishProcess()
         }
         settle(below: .max)

@@ -3,8 +3,10 @@
 struct LostUpdate: BuiltInRule {
     @inline(__always)
     mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+        // `group` keys are compared across processes by the reducer (GroupKeys), not here.
         guard case .keyWritten(let write) = transition, write.sharedIndex >= 0, write.base < write.current,
-              let other = write.other, other.version > write.base else { return }
+              let other = write.other, other.version > write.base,
+              model.sharedKeys[write.sharedIndex].ref.scope != .group else { return }
         report(write, other: other, now, model, &findings)
     }
 

@@ -137,7 +137,7 @@ struct RuleSet: Sendable {
     @inline(__always)
     func undecided(below mark: UInt64) -> UInt64 {
         var mark = mark
-        if let stretch = killExposure.stretch { mark = min(mark, stretch.firstSeq) }
+        if let first = killExposure.firstSeq { mark = min(mark, first) }
         if let custom { mark = min(mark, custom.undecided(below: mark)) }
         return mark
     }
