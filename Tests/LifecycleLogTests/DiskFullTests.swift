@@ -103,3 +103,40 @@ final class DiskFullTests: XCTestCase {
         XCTAssertEqual(Array(exported[1...]), Array(lines[1..<(Int(after) + 1)]), "a prefix of the input, nothing torn")
     }
 }
+
+/// A JSON Lines input with a line longer than the limit (a file without any
+/// newline, `/dev/zero` under a `.jsonl` name) is an error naming the line,
+/// in bounded memory, for every command that reads JSON Lines (issue 23 item 4).
+final class LongLineTests: XCTestCase {
+    func testALineLongerThanTheLimitIsAnErrorNamingTheLine() throws {
+        let folder = TemporaryFolder()
+        let header = "{\"format\":\"lifecycle-trace\",\"version\":1}\n"
+        let long = String(repeating: "a", count: LineReader.maxLineBytes + 10)
+        let path = folder.write("long.jsonl", header + long)
+        for arguments in [[path], ["import", path, "-o", folder.file("t.lmdb")], ["record", folder.file("r.lmdb"), "--input", path], ["stats", path]] {
+            let result = try runProgram(replayExecutable, arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("line 2: the line is longer than 16 MiB"), "\(arguments): \(result.stderr)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.file("t.lmdb")))
+        // A line just within the limit is read (and is bad JSON here, which is another error).
+        let within = folder.write("within.jsonl", header + String(repeating: "a", count: LineReader.maxLineBytes) + "\n")
+        let result = try replay("import", within, "-o", folder.file("w.lmdb"))
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("line 2") && result.stderr.contains("not valid JSON"), result.stderr)
+    }
+
+    func testTheLimitHoldsForAnEndlessInputInBoundedMemory() throws {
+        #if os(Linux)
+        let folder = TemporaryFolder()
+        let zero = folder.file("zero.jsonl")
+        try FileManager.default.createSymbolicLink(atPath: zero, withDestinationPath: "/dev/zero")
+        // 512 MB of address space is far less than the 7 GB an unbounded line reached; the
+        // limit is a few tens of MB.
+        let result = try runProgram("/bin/sh", ["-c", "ulimit -v 2000000; exec \"$@\"", "sh", replayExecutable, "import", zero, "-o", folder.file("t.lmdb")])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertFalse(result.signaled)
+        XCTAssertTrue(result.stderr.contains("line 1: the line is longer than 16 MiB"), result.stderr)
+        #endif
+    }
+}
