@@ -140,3 +140,93 @@ final class LongLineTests: XCTestCase {
         #endif
     }
 }
+
+#if os(Linux)
+/// `SpoolSink` on a full disk (issue 23 item 6), on a real full file system: a
+/// small tmpfs mounted in a mount namespace of its own (`unshare -m`, as
+/// root). The checks run in the child, which is this test binary started
+/// again with ``childVariable`` set; without `unshare` and root the test is skipped.
+final class SpoolDiskFullTests: XCTestCase {
+    static let childVariable = "LIFECYCLELOG_DISK_FULL_CHILD"
+
+    /// Fills the file system of `folder` so that about `free` bytes stay free; returns the filler's path.
+    static func fill(_ folder: String, leaving free: Int) -> String {
+        let reserve = folder + "/reserve", filler = folder + "/filler"
+        let chunk = [UInt8](repeating: 0x41, count: 4096)
+        func write(_ path: String, upTo limit: Int) {
+            let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            var total = 0
+            while total < limit {
+                let n = chunk.withUnsafeBytes { Glibc.write(fd, $0.baseAddress!, min($0.count, limit - total)) }
+                if n <= 0 { break }
+                total += n
+            }
+            close(fd)
+        }
+        write(reserve, upTo: free)
+        write(filler, upTo: .max)
+        unlink(reserve)
+        return filler
+    }
+
+    private func labels(_ spool: String) throws -> [String] {
+        let text = try String(contentsOfFile: spool, encoding: .utf8)
+        XCTAssertTrue(text.isEmpty || text.hasSuffix("\n"), "whole lines only")
+        return try events(text).compactMap { if case .mark(let label) = $0.kind { label } else { nil } }
+    }
+
+    /// In the child, on a 4 MiB tmpfs at the folder the variable names.
+    func testChildFullDisk() throws {
+        guard let folder = ProcessInfo.processInfo.environment[Self.childVariable] else { return }
+        // 1. The disk is full before the spool is created: one empty file, no others; the events wait.
+        var filler = Self.fill(folder, leaving: 0)
+        let spool = folder + "/sp.jsonl"
+        var recorder: LifecycleRecorder? = LifecycleRecorder(sink: SpoolSink(path: spool), durability: .batched(maxDelayMilliseconds: 3_600_000, maxEvents: 1_000_000))
+        for i in 1...100 { recorder!.mark("\(i)") }
+        XCTAssertThrowsError(try recorder!.flush())
+        XCTAssertThrowsError(try recorder!.flush())
+        XCTAssertTrue(recorder!.lastError?.message.contains("No space left on device") ?? false, "\(String(describing: recorder!.lastError))")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).sorted(), ["filler", "sp.jsonl"], "never one file after another")
+        unlink(filler)
+        try recorder!.flush()
+        XCTAssertEqual(try labels(spool), (1...100).map(String.init))
+        try recorder!.close()
+        recorder = nil
+        unlink(spool)
+
+        // 2. The disk fills mid-session with 128 KiB free and 20,000 events waiting: what fits is written,
+        // whole lines, an exact prefix; the rest wait and follow once space is freed.
+        let sink = SpoolSink(path: spool)
+        recorder = LifecycleRecorder(sink: sink, durability: .batched(maxDelayMilliseconds: 3_600_000, maxEvents: 1_000_000))
+        recorder!.mark("0")
+        try recorder!.flush()
+        filler = Self.fill(folder, leaving: 128 << 10)
+        for i in 1...20_000 { recorder!.mark("\(i)") }
+        XCTAssertThrowsError(try recorder!.flush())
+        let stored = try labels(spool)
+        XCTAssertGreaterThan(stored.count, 2_000, "what fits in 128 KiB is written")
+        XCTAssertEqual(stored, (0..<stored.count).map(String.init), "an exact prefix")
+        XCTAssertTrue(recorder!.lastError?.message.contains("events written; the rest wait in memory") ?? false, "\(String(describing: recorder!.lastError))")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).sorted(), ["filler", "sp.jsonl"])
+        unlink(filler)
+        try recorder!.flush()
+        try recorder!.close()
+        XCTAssertEqual(try labels(spool), (0...20_000).map(String.init), "all of them, once, in order")
+    }
+
+    func testTheSpoolSinkDegradesGracefullyOnAFullDisk() throws {
+        let binary = CommandLine.arguments[0]
+        try XCTSkipUnless(getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"), "needs root and unshare(1) to mount a small tmpfs")
+        let folder = TemporaryFolder()
+        let mountPoint = folder.file("mnt")
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
+        var environment = ProcessInfo.processInfo.environment
+        environment[Self.childVariable] = mountPoint
+        let result = try runProgram("/usr/bin/unshare", ["-m", "sh", "-c", "mount -t tmpfs -o size=4m tmpfs \"$0\" && exec \"$1\" \"$2\"",
+                                                         mountPoint, binary, "LifecycleLogTests.SpoolDiskFullTests/testChildFullDisk"], environment: environment)
+        try XCTSkipIf(result.stderr.contains("mount:") || result.stderr.contains("unshare:"), "cannot mount a tmpfs here: \(result.stderr)")
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue((result.stdout + result.stderr).contains("Executed 1 test, with 0 failures"), result.stdout + result.stderr)
+    }
+}
+#endif
