@@ -214,7 +214,30 @@ final class SpoolDiskFullTests: XCTestCase {
         XCTAssertEqual(try labels(spool), (0...20_000).map(String.init), "all of them, once, in order")
     }
 
-    func testTheSpoolSinkDegradesGracefullyOnAFullDisk() throws {
+    /// In the child: a `TraceFileSink` on a full disk keeps its trace readable (an exact prefix),
+    /// the recorder keeps the events, and they all follow once space is freed.
+    func testChildTraceFileSinkFullDisk() throws {
+        guard let folder = ProcessInfo.processInfo.environment[Self.childVariable] else { return }
+        let path = folder + "/t.lmdb"
+        let recorder = try LifecycleRecorder(path: path, durability: .batched(maxDelayMilliseconds: 3_600_000, maxEvents: 1_000_000))
+        recorder.launch(platform: .iOS, scenes: [])
+        for i in 1...100 { recorder.mark("\(i)") }
+        try recorder.flush()
+        let filler = Self.fill(folder, leaving: 0)
+        for i in 101...20_000 { recorder.mark("\(i)") }
+        XCTAssertThrowsError(try recorder.flush())
+        XCTAssertNotNil(recorder.lastError)
+        let stored = try Trace(path: path).eventCount
+        XCTAssertGreaterThanOrEqual(stored, 101, "the committed events stay")
+        unlink(filler)
+        try recorder.flush()
+        try recorder.close()
+        var labels: [String] = []
+        try Trace(path: path).forEachEvent { _, event in if case .mark(let label) = event.kind { labels.append(label) } }
+        XCTAssertEqual(labels, (1...20_000).map(String.init), "all of them, once, in order")
+    }
+
+    func testTheSinksDegradeGracefullyOnAFullDisk() throws {
         let binary = CommandLine.arguments[0]
         try XCTSkipUnless(getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"), "needs root and unshare(1) to mount a small tmpfs")
         let folder = TemporaryFolder()
@@ -222,11 +245,13 @@ final class SpoolDiskFullTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
         var environment = ProcessInfo.processInfo.environment
         environment[Self.childVariable] = mountPoint
-        let result = try runProgram("/usr/bin/unshare", ["-m", "sh", "-c", "mount -t tmpfs -o size=4m tmpfs \"$0\" && exec \"$1\" \"$2\"",
-                                                         mountPoint, binary, "LifecycleLogTests.SpoolDiskFullTests/testChildFullDisk"], environment: environment)
-        try XCTSkipIf(result.stderr.contains("mount:") || result.stderr.contains("unshare:"), "cannot mount a tmpfs here: \(result.stderr)")
-        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertTrue((result.stdout + result.stderr).contains("Executed 1 test, with 0 failures"), result.stdout + result.stderr)
+        for child in ["testChildFullDisk", "testChildTraceFileSinkFullDisk"] {
+            let result = try runProgram("/usr/bin/unshare", ["-m", "sh", "-c", "mount -t tmpfs -o size=4m tmpfs \"$0\" && exec \"$1\" \"$2\"",
+                                                             mountPoint, binary, "LifecycleLogTests.SpoolDiskFullTests/\(child)"], environment: environment)
+            try XCTSkipIf(result.stderr.contains("mount:") || result.stderr.contains("unshare:"), "cannot mount a tmpfs here: \(result.stderr)")
+            XCTAssertEqual(result.status, 0, "\(child): " + result.stdout + result.stderr)
+            XCTAssertTrue((result.stdout + result.stderr).contains("Executed 1 test, with 0 failures"), "\(child): " + result.stdout + result.stderr)
+        }
     }
 }
 #endif
