@@ -237,6 +237,25 @@ final class SpoolDiskFullTests: XCTestCase {
         XCTAssertEqual(labels, (1...20_000).map(String.init), "all of them, once, in order")
     }
 
+    /// liblmdb writes its lock file through `mmap`: on a full tmpfs that was SIGBUS for `record`
+    /// and the collector opening a trace whose lock file did not exist yet.
+    func testOpeningATraceForRecordingOnAFullDiskIsAnErrorNotASignal() throws {
+        try XCTSkipUnless(getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"), "needs root and unshare(1) to mount a small tmpfs")
+        let folder = TemporaryFolder()
+        let mountPoint = folder.file("mnt")
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
+        let jsonl = folder.write("in.jsonl", "{\"event\":\"mark\",\"t\":1,\"label\":\"a\"}\n")
+        XCTAssertEqual(try replay("import", jsonl, "-o", folder.file("t.lmdb")).status, 0)
+        for command in ["record \"$0/t.lmdb\" --input \"$1\"", "record --listen 127.0.0.1:0 \"$0/t.lmdb\"", "record \"$0/new.lmdb\" --input \"$1\""] {
+            let script = "mount -t tmpfs -o size=256k tmpfs \"$0\" && cp \"$2\" \"$0/t.lmdb\" && { cat /dev/zero > \"$0/fill\" 2>/dev/null; exec \"$3\" \(command); }"
+            let result = try runProgram("/usr/bin/unshare", ["-m", "sh", "-c", script, mountPoint, jsonl, folder.file("t.lmdb"), replayExecutable])
+            try XCTSkipIf(result.stderr.contains("mount:") || result.stderr.contains("unshare:"), "cannot mount a tmpfs here: \(result.stderr)")
+            XCTAssertFalse(result.signaled, "\(command): \(result.stderr)")
+            XCTAssertEqual(result.status, 2, "\(command): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("No space left on device"), "\(command): \(result.stderr)")
+        }
+    }
+
     func testTheSinksDegradeGracefullyOnAFullDisk() throws {
         let binary = CommandLine.arguments[0]
         try XCTSkipUnless(getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"), "needs root and unshare(1) to mount a small tmpfs")
