@@ -155,8 +155,8 @@ final class LMDBEnvironment: @unchecked Sendable {
         defer { close(fd) }
         guard let fallocate = linuxFallocate else { return }
         let keepSize: Int32 = 0x01  // FALLOC_FL_KEEP_SIZE (linux/falloc.h)
-        // 64 KiB: more than liblmdb's lock file with its default 126 reader slots (about 8 KiB).
-        if fallocate(fd, keepSize, 0, 64 << 10) != 0 {
+        // 16 KiB: liblmdb's lock file with its default 126 reader slots is about 8 KiB.
+        if fallocate(fd, keepSize, 0, 16 << 10) != 0 {
             let code = errno
             guard code == ENOSPC || code == EDQUOT || code == EFBIG else { return }
             if created { unlink(lockPath) }
