@@ -99,10 +99,22 @@ final class Output: Sendable {
     /// place. On any failure a file output is removed (an existing file at the
     /// final path is untouched) and the error thrown.
     func commit() throws {
-        guard let finalPath, let temporaryPath else {
+        try finish()
+        try place()
+    }
+
+    /// Where a file output stands: being written, complete under its temporary name, or gone.
+    private enum Stage { case open, finished, gone }
+    private let stage = Locked<Stage>(.open)
+
+    /// The first half of ``commit()``: flushes, and for a file output syncs
+    /// and closes it, under its temporary name. On failure the file is removed.
+    func finish() throws {
+        guard temporaryPath != nil else {
             try flush()
             return
         }
+        guard stage.withLock({ $0 }) == .open else { return }
         do {
             try flush()
             // Data a delayed-allocation file system cannot place fails here or at close, not later.
@@ -113,13 +125,19 @@ final class Output: Sendable {
             discard()
             throw error
         }
-        let closed = close(fd)
-        let closeErrno = errno
-        defer { TemporaryFiles.unregister(temporaryPath) }
-        if closed != 0 && closeErrno != EINTR {
-            unlink(temporaryPath)
-            throw Self.writeError(closeErrno, path: finalPath)
+        stage.withLock { $0 = .finished }
+        if close(fd) != 0 && errno != EINTR {
+            let error = Self.writeError(errno, path: finalPath)
+            discard()
+            throw error
         }
+    }
+
+    /// The second half of ``commit()``: renames a finished file output into place.
+    func place() throws {
+        guard let finalPath, let temporaryPath, stage.withLock({ $0 }) == .finished else { return }
+        stage.withLock { $0 = .gone }
+        defer { TemporaryFiles.unregister(temporaryPath) }
         if rename(temporaryPath, finalPath) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
@@ -127,10 +145,15 @@ final class Output: Sendable {
         }
     }
 
-    /// For a file output: closes and removes the unfinished file.
+    /// For a file output: closes and removes the unfinished file (once; later calls do nothing).
     func discard() {
         guard let temporaryPath else { return }
-        close(fd)
+        let was = stage.withLock { stage in
+            defer { stage = .gone }
+            return stage
+        }
+        if was == .gone { return }
+        if was == .open { close(fd) }
         unlink(temporaryPath)
         TemporaryFiles.unregister(temporaryPath)
     }
