@@ -105,7 +105,7 @@ public final class SpoolSink: RecordingSink {
     ///   new file beside it can be written (a partly written chunk is cut off again).
     public func write(_ events: [Event]) throws {
         try state.withLock { s in
-            let startLength = s.length
+            var startLength = s.length
             var index = 0
             var attempts = 0
             var chunk: [UInt8] = []
@@ -119,6 +119,7 @@ public final class SpoolSink: RecordingSink {
                     }
                     Self.moveToNewFile(&s, base: path)
                     if s.fd < 0, let warning = s.warning, Self.isOutOfSpace(warning) { fullDisk = warning; break }
+                    startLength = s.length
                     continue
                 }
                 if s.needsHeader {
@@ -149,7 +150,11 @@ public final class SpoolSink: RecordingSink {
                         if lines > 1 { lines /= 2; continue }
                         fullDisk = failure
                     } else {
+                        // The file is unusable: none of the batch counts in it; all of it goes to the next file.
+                        _ = ftruncate(s.fd, off_t(startLength))
+                        s.length = startLength
                         Self.abandon(&s, failure)
+                        index = 0
                     }
                     lines = 0
                     break
@@ -282,6 +287,7 @@ public final class SpoolSink: RecordingSink {
                 // is removed, and the search stops (a full disk would fail them all).
                 _ = unlink(candidate)
                 s.path = base
+                s.nextSuffix -= 1  // the same name next time: retries on a full disk do not use up the names
                 s.warning = failure
                 return
             }
