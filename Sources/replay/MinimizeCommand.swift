@@ -68,16 +68,18 @@ extension Replay {
             do { expected = try Output.to(path: expectedPath) } catch { fixture.discard(); throw error }
             fixture.write(result.jsonLines(source: trace, explore: rule == .killExposure || configuration.explore))
             expected.write(result.expectedReport(fixture: output))
+            // Both files written and synced under their temporary names before either is renamed:
+            // on a full disk neither replaces what was there.
             do {
-                try fixture.flush()
-                try expected.flush()
+                try fixture.finish()
+                try expected.finish()
             } catch {
                 fixture.discard()
                 expected.discard()
                 throw error
             }
-            do { try fixture.commit() } catch { expected.discard(); throw error }
-            do { try expected.commit() } catch { unlink(output); throw error }  // both files or neither
+            do { try fixture.place() } catch { expected.discard(); throw error }
+            do { try expected.place() } catch { unlink(output); throw error }  // both files or neither
             let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
             let original = result.originalSeqs[Int(result.finding.seq) - 1]
             Output.standardError.write("""

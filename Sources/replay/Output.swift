@@ -6,10 +6,17 @@ import Darwin
 import LifecycleLog
 
 /// Buffered writes to a file descriptor, or to a file that appears only when
-/// complete (written to a temporary name, renamed on ``commit()``).
+/// complete (written to a temporary name, synced, renamed on ``commit()``).
+///
+/// A failed write (a full disk, a file-size limit) is remembered: later
+/// writes are dropped, and ``flush()`` and ``commit()`` throw it, so that a
+/// command never reports success over a short file. ``commit()`` of a file
+/// output that failed removes the temporary file.
 final class Output: Sendable {
     private let fd: Int32
     private let buffer = Locked<[UInt8]>([])
+    /// The first write error, thrown by every later ``flush()``.
+    private let failure = Locked<LifecycleLogError?>(nil)
     private let finalPath: String?
     private let temporaryPath: String?
 
@@ -35,24 +42,42 @@ final class Output: Sendable {
         return Output(fd: fd, finalPath: path, temporaryPath: temporary)
     }
 
+    /// Buffers `text`, writing the buffer out when it is full. After a failed
+    /// write nothing more is buffered (memory stays bounded); the error comes
+    /// out of the next ``flush()`` or ``commit()``.
     func write(_ text: String) {
         let full = buffer.withLock { buffer in
             buffer.append(contentsOf: text.utf8)
             return buffer.count >= 1 << 16 || fd == 2
         }
-        if full { try? flush() }
+        if full {
+            do {
+                try flush()
+            } catch {
+                // Standard error has no one to report to; the others keep the error for flush() and commit().
+            }
+        }
     }
 
+    /// Writes out what is buffered.
+    ///
+    /// - Throws: `LifecycleLogError` (`io`) when this or any earlier write
+    ///   failed (standard error's failures are ignored: there is nowhere to report them).
     func flush() throws {
+        if let failure = failure.withLock({ $0 }) {
+            buffer.withLock { $0 = [] }
+            throw failure
+        }
         try buffer.withLock { buffer in
             var offset = 0
             while offset < buffer.count {
                 let n = buffer.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }  // `!`: non-empty buffer
                 if n < 0 {
                     if errno == EINTR { continue }
-                    let reason = String(cString: strerror(errno))
-                    buffer.removeAll()
-                    throw LifecycleLogError(.io, "cannot write the output: \(reason)", path: finalPath)
+                    let error = Self.writeError(errno, path: finalPath)
+                    buffer = []
+                    if fd != 2 { failure.withLock { $0 = $0 ?? error } }
+                    throw error
                 }
                 offset += n
             }
@@ -60,22 +85,75 @@ final class Output: Sendable {
         }
     }
 
-    /// Flushes, and for a file output closes it and moves it into place.
+    /// The error for a failed `write(2)`, saying what to do.
+    private static func writeError(_ code: Int32, path: String?) -> LifecycleLogError {
+        let reason = String(cString: strerror(code))
+        let advice = code == ENOSPC || code == EDQUOT || code == EFBIG
+            ? "; free some space (or raise the file-size limit) and run the command again"
+            : ""
+        let what = path == nil ? "cannot write to standard output" : "cannot write the output"
+        return LifecycleLogError(.io, "\(what): \(reason)\(advice)\(path == nil ? "" : "; nothing was written")", path: path)
+    }
+
+    /// Flushes, and for a file output syncs it, closes it and moves it into
+    /// place. On any failure a file output is removed (an existing file at the
+    /// final path is untouched) and the error thrown.
     func commit() throws {
-        try flush()
-        guard let finalPath, let temporaryPath else { return }
-        close(fd)
-        defer { TemporaryFiles.unregister(temporaryPath) }
-        if rename(temporaryPath, finalPath) != 0 {
-            unlink(temporaryPath)
-            throw LifecycleLogError(.io, "cannot move the output into place: \(String(cString: strerror(errno)))", path: finalPath)
+        try finish()
+        try place()
+    }
+
+    /// Where a file output stands: being written, complete under its temporary name, or gone.
+    private enum Stage { case open, finished, gone }
+    private let stage = Locked<Stage>(.open)
+
+    /// The first half of ``commit()``: flushes, and for a file output syncs
+    /// and closes it, under its temporary name. On failure the file is removed.
+    func finish() throws {
+        guard temporaryPath != nil else {
+            try flush()
+            return
+        }
+        guard stage.withLock({ $0 }) == .open else { return }
+        do {
+            try flush()
+            // Data a delayed-allocation file system cannot place fails here or at close, not later.
+            if fsync(fd) != 0, errno != EINVAL {
+                throw Self.writeError(errno, path: finalPath)
+            }
+        } catch {
+            discard()
+            throw error
+        }
+        stage.withLock { $0 = .finished }
+        if close(fd) != 0 && errno != EINTR {
+            let error = Self.writeError(errno, path: finalPath)
+            discard()
+            throw error
         }
     }
 
-    /// For a file output: closes and removes the unfinished file.
+    /// The second half of ``commit()``: renames a finished file output into place.
+    func place() throws {
+        guard let finalPath, let temporaryPath, stage.withLock({ $0 }) == .finished else { return }
+        stage.withLock { $0 = .gone }
+        defer { TemporaryFiles.unregister(temporaryPath) }
+        if rename(temporaryPath, finalPath) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw LifecycleLogError(.io, "cannot move the output into place: \(reason)", path: finalPath)
+        }
+    }
+
+    /// For a file output: closes and removes the unfinished file (once; later calls do nothing).
     func discard() {
         guard let temporaryPath else { return }
-        close(fd)
+        let was = stage.withLock { stage in
+            defer { stage = .gone }
+            return stage
+        }
+        if was == .gone { return }
+        if was == .open { close(fd) }
         unlink(temporaryPath)
         TemporaryFiles.unregister(temporaryPath)
     }

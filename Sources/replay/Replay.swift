@@ -53,6 +53,7 @@ struct Replay: ParsableCommand {
             }
             try command.run()
             try Output.standardOutput.flush()
+            processExit(0)
         } catch let error as LifecycleLogError {
             Output.standardError.write("replay: error: \(VisibleText.escape(error.description))\n")
             processExit(2)
@@ -80,8 +81,20 @@ func mistypedCommand(_ arguments: [String]) -> String? {
     return "unknown command '\(VisibleText.escape(word))'. Did you mean `replay \(command)`? (replay --help lists the commands)"
 }
 
-/// Flushes standard output and ends the process with `status`.
+/// Flushes standard output and ends the process with `status`, or with 2
+/// when standard output could not be written (a full disk under `> file`):
+/// a report that did not reach its file is not a success. Temporary files
+/// still registered (an output abandoned by an error) are removed first.
 func processExit(_ status: Int32) -> Never {
-    try? Output.standardOutput.flush()
+    var status = status
+    do {
+        try Output.standardOutput.flush()
+    } catch {
+        if status != 2 {
+            Output.standardError.write("replay: error: \(VisibleText.escape(String(describing: error)))\n")
+        }
+        status = 2
+    }
+    if status != 0 { TemporaryFiles.removeAll() }
     exit(status)
 }

@@ -54,7 +54,8 @@ final class SpillBuffer {
             while true {
                 let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }  // `!`: non-empty buffer
                 if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
+                if n < 0 { throw LifecycleLogError(.io, "cannot read the report's temporary file back: \(String(cString: strerror(errno)))") }
+                if n == 0 { break }
                 out.write(String(decoding: chunk[0..<n], as: UTF8.self))
             }
         }

@@ -5,8 +5,16 @@ import Darwin
 #endif
 
 /// Reads a file (or standard input) line by line through one buffer, so that
-/// memory does not grow with the file's length (only with its longest line).
+/// memory does not grow with the file's length, only with its longest line,
+/// which may hold at most ``maxLineBytes`` bytes: a longer line (a file with
+/// no newline at all, `/dev/zero` under a `.jsonl` name) is an error naming
+/// it, raised once the buffer holds that much, so memory stays bounded.
 struct LineReader: ~Copyable {
+    /// The longest line accepted, without its `\n` (`\r` counts): 16 MiB,
+    /// sixteen times the collector's cap for a line it receives
+    /// (spec/trace-format.md, "Input limits").
+    static let maxLineBytes = 16 << 20
+
     private let fd: Int32
     private let ownsDescriptor: Bool
     // `unsafe`: one owned allocation; [start, end) holds unread bytes.
@@ -65,6 +73,7 @@ struct LineReader: ~Copyable {
             let base = storage.baseAddress!
             if searchFrom < end, let hit = memchr(base + searchFrom, 0x0A, end - searchFrom) {
                 let newline = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if newline - start > Self.maxLineBytes { throw lineTooLong() }
                 lineNumber += 1
                 let keepGoing = try body(lineNumber, line(from: start, to: newline))
                 start = newline + 1
@@ -73,6 +82,7 @@ struct LineReader: ~Copyable {
                 continue
             }
             searchFrom = end
+            if end - start > Self.maxLineBytes { throw lineTooLong() }
             if eof {
                 if start < end {
                     lineNumber += 1
@@ -88,6 +98,13 @@ struct LineReader: ~Copyable {
             try fill()
             searchFrom -= shift
         }
+    }
+
+    /// The error for the line after ``lineNumber``, longer than ``maxLineBytes``.
+    private func lineTooLong() -> LifecycleLogError {
+        LifecycleLogError(.invalidInput,
+            "the line is longer than 16 MiB (\(Self.maxLineBytes) bytes); is this a JSON Lines trace? Each event must be one line of at most that length",
+            path: path == "-" ? "stdin" : path, line: lineNumber + 1)
     }
 
     private func line(from: Int, to: Int) -> UnsafeBufferPointer<UInt8> {
@@ -108,7 +125,8 @@ struct LineReader: ~Copyable {
             start = 0
         }
         if end == storage.count {
-            let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: storage.count * 2)
+            // Room for the longest line, its `\n`, and one byte that shows a line is too long.
+            let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: min(storage.count * 2, Self.maxLineBytes + 2))
             _ = bigger.initialize(fromContentsOf: storage)
             storage.deallocate()
             storage = bigger

@@ -76,7 +76,9 @@ public enum TraceInterchange {
                 do {
                     writer = try TraceWriter(path: temporary, sharing: .exclusive, initialMapSize: initialMapSize)
                 } catch let error as LifecycleLogError {
-                    let reason = error.lmdbStatus.map { String(cString: strerror($0)) } ?? error.message
+                    // A full disk keeps liblmdb's advice (an EIO from a short write says "disk out of space" there).
+                    let full = error.lmdbStatus.map { [EIO, ENOSPC, EFBIG, EDQUOT].contains($0) } ?? false
+                    let reason = full ? error.message : error.lmdbStatus.map { String(cString: strerror($0)) } ?? error.message
                     throw LifecycleLogError(.io, "cannot create the trace file: \(reason); check that the folder exists and is writable",
                                             path: output, lmdbStatus: error.lmdbStatus, function: error.function)
                 }

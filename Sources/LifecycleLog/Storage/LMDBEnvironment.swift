@@ -127,11 +127,54 @@ final class LMDBEnvironment: @unchecked Sendable {
             flags |= UInt32(MDB_NOLOCK)
             try LMDBCall.check("mdb_env_set_mapsize", mdb_env_set_mapsize(handle, initialMapSize), path: path)
         }
+        if mode == .readWriteShared || mode == .readOnlyShared { try Self.reserveLockFile(of: path) }
         try LMDBCall.check("mdb_env_open", mdb_env_open(handle, path, flags, 0o644), path: path)
         var info = MDB_envinfo()
         if mdb_env_info(handle, &info) == MDB_SUCCESS { currentMapSize = info.me_mapsize }
         clearStaleReaders()
     }
+
+    /// Allocates the disk space of LMDB's lock file (`PATH-lock`) before liblmdb
+    /// maps it. liblmdb sizes the file with `ftruncate` and writes it through
+    /// `mmap`: on a full disk (a tmpfs above all) the first store into a page
+    /// that has no space behind it kills the process with SIGBUS. Allocated
+    /// here first, a full disk is an ordinary error instead. The size is not
+    /// changed (`FALLOC_FL_KEEP_SIZE`): liblmdb still decides it, and every
+    /// process agrees on the number of reader slots. Other failures (a folder
+    /// that is read-only, a file system without `fallocate`) are left to liblmdb.
+    static func reserveLockFile(of path: String) throws {
+        #if os(Linux)
+        let lockPath = path + "-lock"
+        var created = true
+        var fd = Glibc.open(lockPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fd < 0 && errno == EEXIST {
+            created = false
+            fd = Glibc.open(lockPath, O_RDWR | O_CLOEXEC)
+        }
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        guard let fallocate = linuxFallocate else { return }
+        let keepSize: Int32 = 0x01  // FALLOC_FL_KEEP_SIZE (linux/falloc.h)
+        // 16 KiB: liblmdb's lock file with its default 126 reader slots is about 8 KiB.
+        if fallocate(fd, keepSize, 0, 16 << 10) != 0 {
+            let code = errno
+            guard code == ENOSPC || code == EDQUOT || code == EFBIG else { return }
+            if created { unlink(lockPath) }
+            var error = LMDBCall.error("fallocate", code, path: path)
+            error.message = "cannot make the lock file \(lockPath): " + error.message
+            throw error
+        }
+        #endif
+    }
+
+    #if os(Linux)
+    /// glibc's `fallocate(2)`, which the Glibc module does not import (it is declared only
+    /// under `_GNU_SOURCE`): looked up once in the process's own symbols.
+    private static let linuxFallocate: (@convention(c) (Int32, Int32, Int, Int) -> Int32)? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "fallocate") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32, Int, Int) -> Int32).self)
+    }()
+    #endif
 
     /// Frees the reader slots of processes that died inside a read
     /// transaction, so that they do not keep the writer from reusing pages

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A `RecordingSink` that appends to an LMDB trace file: one transaction
 /// per batch, synced on commit. Opening an existing trace continues its
 /// seqs and times.
@@ -26,9 +32,37 @@ public final class TraceFileSink: RecordingSink {
     /// The trace file's path.
     public var destination: String { path }
 
-    /// Appends `events` in one transaction.
+    /// Appends `events` in one transaction. On a full disk, what fits is
+    /// written: the batch is split in halves, down to one event, each part its
+    /// own transaction.
+    ///
+    /// - Throws: `RecordingSinkPartialWrite` when only the first events were
+    ///   written before the disk filled; `LifecycleLogError` when none were.
     public func write(_ events: [Event]) throws {
-        _ = try writer.withLock { try $0.append(events) }
+        try writer.withLock { writer in
+            var written = 0
+            var size = events.count
+            while written < events.count {
+                let end = min(events.count, written + size)
+                do {
+                    _ = try writer.append(written == 0 && end == events.count ? events : Array(events[written..<end]))
+                    written = end
+                } catch let error as LifecycleLogError where Self.mayBeOutOfSpace(error) {
+                    if end - written > 1 {
+                        size = (end - written) / 2
+                        continue
+                    }
+                    if written > 0 { throw RecordingSinkPartialWrite(written: written, error: error) }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Whether `error` may come from a full disk (liblmdb reports a short write as EIO).
+    private static func mayBeOutOfSpace(_ error: LifecycleLogError) -> Bool {
+        guard let status = error.lmdbStatus else { return false }
+        return [ENOSPC, EDQUOT, EFBIG, EIO].contains(status)
     }
 
     /// Nothing to do: the environment closes when the sink goes.

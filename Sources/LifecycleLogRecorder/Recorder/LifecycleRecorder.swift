@@ -358,13 +358,23 @@ public final class LifecycleRecorder: Sendable {
                     s.spare = batch
                 }
             } catch {
-                let failure = error as? LifecycleLogError
-                    ?? LifecycleLogError(.io, "\(destination): could not record: \(error)", path: destination)
-                state.withLock { s in
-                    s.pending.insert(contentsOf: batch, at: 0)  // keep them, in order, for the next try
-                    s.error = failure
+                var failure: LifecycleLogError
+                if let partial = error as? RecordingSinkPartialWrite {
+                    // The first events are in the sink: only the rest wait for the next try.
+                    batch.removeFirst(min(max(0, partial.written), batch.count))
+                    failure = partial.error
+                } else {
+                    failure = error as? LifecycleLogError
+                        ?? LifecycleLogError(.io, "\(destination): could not record: \(error)", path: destination)
                 }
-                RecorderLog.report(failure)
+                let repeated = state.withLock { s in
+                    s.pending.insert(contentsOf: batch, at: 0)  // keep them, in order, for the next try
+                    let repeated = s.error.map { $0.code == failure.code && $0.path == failure.path && $0.lmdbStatus == failure.lmdbStatus } ?? false
+                    s.error = failure
+                    return repeated
+                }
+                // A sink that keeps failing the same way (a full disk) is logged once, not at every retry.
+                if !repeated { RecorderLog.report(failure) }
                 throw failure
             }
         }

@@ -18,7 +18,9 @@ public protocol RecordingSink: AnyObject, Sendable {
     /// Writes `events`, in order, after everything written before.
     ///
     /// - Throws: ``LifecycleLogError`` (or any error) when the batch was not
-    ///   written; none of it counts as written then.
+    ///   written; none of it counts as written then. ``RecordingSinkPartialWrite``
+    ///   when only its first ``RecordingSinkPartialWrite/written`` events were
+    ///   written (durably): the recorder keeps the others for the next try.
     func write(_ events: [Event]) throws
     /// Releases the destination. Called once, after the last write.
     func close()
@@ -32,4 +34,21 @@ public protocol RecordingSink: AnyObject, Sendable {
 extension RecordingSink {
     /// No warnings: the default for sinks that either write or throw.
     public func takeWarning() -> LifecycleLogError? { nil }
+}
+
+/// Thrown by ``RecordingSink/write(_:)`` when only the first events of the
+/// batch were written, durably, as ``SpoolSink`` does when the disk fills
+/// partway: the recorder counts those as written and keeps the rest, in
+/// order, for the next try.
+public struct RecordingSinkPartialWrite: Error, Sendable {
+    /// How many events, from the start of the batch, were written (at least 1, fewer than the batch).
+    public var written: Int
+    /// Why the rest was not written.
+    public var error: LifecycleLogError
+
+    /// A partial write of the first `written` events, stopped by `error`.
+    public init(written: Int, error: LifecycleLogError) {
+        self.written = written
+        self.error = error
+    }
 }

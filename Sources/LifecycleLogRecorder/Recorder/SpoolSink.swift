@@ -22,6 +22,19 @@ import Darwin
 /// no file beside it can be written does ``write(_:)`` throw, and the
 /// recorder then keeps the events in memory for the next try.
 ///
+/// **A full disk** (`ENOSPC`, a quota, a file-size limit) does not make the
+/// file unusable: the sink stays with it and creates no other file. It
+/// writes what fits, in chunks of whole lines of at most 64 KiB (halved down
+/// to one line when a chunk does not fit), syncs that, and throws
+/// ``RecordingSinkPartialWrite`` saying how many events of the batch are in
+/// the file; the recorder keeps the rest in memory, in order, and the next
+/// commit goes on from there once space is freed. What waits in memory is
+/// bounded by the recorder's `maxPendingEvents` (100,000 by default): beyond
+/// it the recorder drops the newer events, not the older ones, so that the
+/// spool stays an exact prefix of the recording (a spool with a gap would
+/// replay into wrong findings). A spool created on a full disk gets its
+/// header with its first events.
+///
 /// ```swift
 /// let recorder = LifecycleRecorder(sink: SpoolSink(path: container + "/session.jsonl"))
 /// ```
@@ -37,7 +50,13 @@ public final class SpoolSink: RecordingSink {
         /// The next `-N` suffix to try when moving to a new file.
         var nextSuffix = 2
         var warning: LifecycleLogError?
+        /// The file is empty: the disk was full when it was created. The header goes with the first events.
+        var needsHeader = false
     }
+
+    /// The most bytes written with one `write(2)` call: a batch is written in chunks of
+    /// whole lines up to this size, so that on a full disk what fits is kept.
+    static let chunkBytes = 64 << 10
 
     private let state: Locked<State>
     /// The path the sink was opened with; ``currentPath`` is where it writes now.
@@ -59,6 +78,7 @@ public final class SpoolSink: RecordingSink {
         case .success(let opened):
             s.fd = opened.fd
             s.length = opened.length
+            s.needsHeader = opened.needsHeader
             time = opened.lastTime
         case .failure(let error):
             s.warning = error
@@ -78,31 +98,98 @@ public final class SpoolSink: RecordingSink {
 
     /// Appends `events` as JSON Lines and syncs the file.
     ///
-    /// - Throws: ``LifecycleLogError`` (`io`) only when neither the spool nor
-    ///   a new file beside it can be written; none of the batch counts as
-    ///   written then (a partly written batch is cut off again).
+    /// - Throws: ``RecordingSinkPartialWrite`` when the disk filled after the
+    ///   first events of the batch were written (they are synced, in whole
+    ///   lines; the rest is not written). ``LifecycleLogError`` (`io`) when none
+    ///   of the batch was written: the disk is full, or neither the spool nor a
+    ///   new file beside it can be written (a partly written chunk is cut off again).
     public func write(_ events: [Event]) throws {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(events.count * 96)
-        for event in events {
-            bytes.append(contentsOf: event.jsonLine.utf8)
-            bytes.append(0x0A)
-        }
         try state.withLock { s in
+            var startLength = s.length
+            var index = 0
             var attempts = 0
-            while true {
-                if s.fd >= 0 {
-                    let failure = Self.append(bytes, to: &s)
-                    guard let failure else { return }
-                    s.warning = failure
+            var chunk: [UInt8] = []
+            var lineEnds: [Int] = []  // the end of each line in `chunk`
+            var fullDisk: LifecycleLogError?
+            while index < events.count {
+                if s.fd < 0 {
+                    attempts += 1
+                    if attempts > 3 {
+                        throw LifecycleLogError(.io, "cannot write the spool or a new file beside it: \(s.warning?.message ?? "unknown"); check that the folder exists, is writable and has space", path: path)
+                    }
+                    Self.moveToNewFile(&s, base: path)
+                    if s.fd < 0, let warning = s.warning, Self.isOutOfSpace(warning) { fullDisk = warning; break }
+                    startLength = s.length
+                    continue
                 }
-                attempts += 1
-                if attempts > 3 {
-                    throw LifecycleLogError(.io, "cannot write the spool or a new file beside it: \(s.warning?.message ?? "unknown"); check that the folder exists, is writable and has space", path: path)
+                if s.needsHeader {
+                    if let failure = Array(Self.header.utf8).withUnsafeBytes({ Self.append($0, to: &s, sync: false) }) {
+                        if Self.isOutOfSpace(failure) { fullDisk = failure; break }
+                        Self.abandon(&s, failure)
+                        continue
+                    }
+                    s.needsHeader = false
                 }
-                Self.moveToNewFile(&s, base: path)
+                // The next chunk: whole lines, at least one, up to chunkBytes.
+                chunk.removeAll(keepingCapacity: true)
+                lineEnds.removeAll(keepingCapacity: true)
+                var next = index
+                while next < events.count, chunk.isEmpty || chunk.count + 128 < Self.chunkBytes {
+                    chunk.append(contentsOf: events[next].jsonLine.utf8)
+                    chunk.append(0x0A)
+                    lineEnds.append(chunk.count)
+                    next += 1
+                    if chunk.count >= Self.chunkBytes { break }
+                }
+                // On a full disk, half as many lines, down to one.
+                var lines = lineEnds.count
+                while true {
+                    let failure = chunk.withUnsafeBytes { Self.append(UnsafeRawBufferPointer(rebasing: $0[..<lineEnds[lines - 1]]), to: &s, sync: false) }
+                    guard let failure else { break }
+                    if Self.isOutOfSpace(failure) {
+                        if lines > 1 { lines /= 2; continue }
+                        fullDisk = failure
+                    } else {
+                        // The file is unusable: none of the batch counts in it; all of it goes to the next file.
+                        _ = ftruncate(s.fd, off_t(startLength))
+                        s.length = startLength
+                        Self.abandon(&s, failure)
+                        index = 0
+                    }
+                    lines = 0
+                    break
+                }
+                if fullDisk != nil { break }
+                index += lines
+            }
+            if s.fd >= 0, s.length > startLength, fsync(s.fd) != 0 {
+                let failure = Self.systemError("fsync", s.path)
+                _ = ftruncate(s.fd, off_t(startLength))  // best effort: none of the batch counts
+                s.length = startLength
+                if Self.isOutOfSpace(failure) { throw failure }
+                Self.abandon(&s, failure)
+                throw LifecycleLogError(.io, "cannot sync the spool: \(failure.message); the batch is kept in memory for the next try", path: path)
+            }
+            if let fullDisk {
+                let error = LifecycleLogError(.io, "the disk is full (\(fullDisk.message)): \(index) of \(events.count) events written; the rest wait in memory until space is freed", path: s.path,
+                                              lmdbStatus: fullDisk.lmdbStatus, function: fullDisk.function)
+                if index > 0 { throw RecordingSinkPartialWrite(written: index, error: error) }
+                throw error
             }
         }
+    }
+
+    /// Whether `error` says the disk (or a quota, or a file-size limit) is full: the file is still good.
+    static func isOutOfSpace(_ error: LifecycleLogError) -> Bool {
+        guard let code = error.lmdbStatus else { return false }
+        return code == ENOSPC || code == EDQUOT || code == EFBIG
+    }
+
+    /// Closes the file after an error that makes it unusable; the next write moves to a new file.
+    private static func abandon(_ s: inout State, _ failure: LifecycleLogError) {
+        s.warning = failure
+        if s.fd >= 0 { _ = systemClose(s.fd) }
+        s.fd = -1
     }
 
     /// Returns (once) why the sink moved to a new file, if it did since the last call.
@@ -127,6 +214,7 @@ public final class SpoolSink: RecordingSink {
         var fd: Int32
         var length: Int
         var lastTime: Double
+        var needsHeader = false
     }
 
     private static func systemClose(_ fd: Int32) -> Int32 {
@@ -142,31 +230,39 @@ public final class SpoolSink: RecordingSink {
         return LifecycleLogError(.io, "\(function) failed: \(String(cString: strerror(code)))", path: path, lmdbStatus: code, function: function)
     }
 
-    /// Writes all of `bytes` at the end of the file and syncs; on failure cuts
-    /// the file back to its old length and closes it.
-    private static func append(_ bytes: [UInt8], to s: inout State) -> LifecycleLogError? {
-        let failure: LifecycleLogError? = bytes.withUnsafeBytes { buffer in
-            var done = 0
-            while done < buffer.count {
-                // `!`: a non-empty array has a base address.
-                let wrote = pwrite(s.fd, buffer.baseAddress! + done, buffer.count - done, off_t(s.length + done))
-                if wrote < 0 {
-                    if errno == EINTR { continue }
-                    return systemError("write", s.path)
-                }
-                done += wrote
+    /// Writes all of `bytes` at the end of the file and, with `sync`, syncs it; on
+    /// failure cuts the file back to its old length (no torn line left behind)
+    /// and returns the error. The file stays open: the caller decides.
+    private static func append(_ bytes: UnsafeRawBufferPointer, to s: inout State, sync: Bool) -> LifecycleLogError? {
+        var done = 0
+        var failure: LifecycleLogError?
+        while done < bytes.count {
+            // `!`: a non-empty buffer has a base address.
+            let wrote = pwrite(s.fd, bytes.baseAddress! + done, bytes.count - done, off_t(s.length + done))
+            if wrote < 0 {
+                if errno == EINTR { continue }
+                failure = systemError("write", s.path)
+                break
             }
-            if fsync(s.fd) != 0 { return systemError("fsync", s.path) }
-            return nil
+            done += wrote
         }
+        if failure == nil, sync, fsync(s.fd) != 0 { failure = systemError("fsync", s.path) }
         if let failure {
-            _ = ftruncate(s.fd, off_t(s.length))  // best effort: no torn batch left behind
-            _ = systemClose(s.fd)
-            s.fd = -1
+            _ = ftruncate(s.fd, off_t(s.length))  // best effort: no torn line left behind
             return failure
         }
         s.length += bytes.count
         return nil
+    }
+
+    /// ``append(_:to:sync:)`` for an array, synced, closing the file on failure.
+    private static func append(_ bytes: [UInt8], to s: inout State) -> LifecycleLogError? {
+        let failure = bytes.withUnsafeBytes { append($0, to: &s, sync: true) }
+        if failure != nil {
+            _ = systemClose(s.fd)
+            s.fd = -1
+        }
+        return failure
     }
 
     /// Opens a new file beside `base` (`name-N.ext`), created exclusively, with a header.
@@ -185,9 +281,15 @@ public final class SpoolSink: RecordingSink {
             s.fd = fd
             s.path = candidate
             s.length = 0
+            s.needsHeader = false
             if let failure = append(Array(header.utf8), to: &s) {
+                // Never one empty file after another: a new file that cannot take its header
+                // is removed, and the search stops (a full disk would fail them all).
+                _ = unlink(candidate)
+                s.path = base
+                s.nextSuffix -= 1  // the same name next time: retries on a full disk do not use up the names
                 s.warning = failure
-                continue
+                return
             }
             let previous = s.warning.map { ": \($0.description)" } ?? ""
             s.warning = LifecycleLogError(.io, "the spool could not be used\(previous); recording continues in \(candidate)", path: base)
@@ -231,7 +333,13 @@ public final class SpoolSink: RecordingSink {
         let size = Int(info.st_size)
         if size == 0 {
             var s = State(fd: fd, length: 0, path: path)
-            if let failure = append(Array(header.utf8), to: &s) { return .failure(failure) }
+            let failure = Array(header.utf8).withUnsafeBytes { append($0, to: &s, sync: true) }
+            if let failure {
+                // A full disk: the file is fine; the header goes with the first events.
+                if isOutOfSpace(failure) { return .success(Opened(fd: fd, length: 0, lastTime: 0, needsHeader: true)) }
+                _ = systemClose(fd)
+                return .failure(failure)
+            }
             return .success(Opened(fd: fd, length: s.length, lastTime: 0))
         }
         switch scan(fd: fd, size: size, path: path) {
@@ -244,7 +352,7 @@ public final class SpoolSink: RecordingSink {
                 _ = systemClose(fd)
                 return .failure(error)
             }
-            return .success(Opened(fd: fd, length: complete, lastTime: time))
+            return .success(Opened(fd: fd, length: complete, lastTime: time, needsHeader: complete == 0))
         }
     }
 
@@ -282,7 +390,10 @@ public final class SpoolSink: RecordingSink {
             // Start over: rewrite the header.
             if ftruncate(fd, 0) != 0 { return .failure(systemError("ftruncate", path)) }
             var s = State(fd: fd, length: 0, path: path)
-            if let failure = append(Array(header.utf8), to: &s) { return .failure(failure) }
+            if let failure = Array(header.utf8).withUnsafeBytes({ append($0, to: &s, sync: true) }) {
+                // A full disk: an empty file, whose header goes with the first events.
+                return isOutOfSpace(failure) ? .success((0, 0)) : .failure(failure)
+            }
             return .success((s.length, 0))
         }
         if Array(headBytes[...headerEnd]) != Array(header.utf8) {
