@@ -16,9 +16,11 @@ struct LMDBDatabase: Sendable, Hashable {
 /// ``LMDBEnvironment/write(_:)``. It is non-copyable so that it cannot escape
 /// the closure that was handed it.
 ///
-/// Byte buffers passed to the callbacks of ``get(_:key:_:)`` and
-/// ``forEach(_:from:_:)`` point into LMDB's map: they are valid only during
-/// the callback and must be copied to be kept.
+/// Byte buffers passed to the callbacks of ``get(_:key:_:)``,
+/// ``forEach(_:from:_:)`` and ``forEachBatch(_:from:capacity:_:)`` are
+/// copies, made inside the fault guard (the file may shrink under a reader
+/// at any moment): they are valid only during the callback and must be
+/// copied to be kept. Nothing outside `CLMDBGuard` reads the map.
 struct LMDBTransaction: ~Copyable {
     let handle: OpaquePointer
     let path: String

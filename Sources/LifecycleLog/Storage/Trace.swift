@@ -13,7 +13,10 @@ import Darwin
 /// so fixtures in a checkout never gain a `*.lmdb-lock`. A trace that is being
 /// recorded (a writable `PATH-lock` file beside it) is read through that lock
 /// file instead, still without creating anything; each read then sees a
-/// consistent prefix of what the recorder committed.
+/// consistent prefix of what the recorder committed. A recorder that starts
+/// after the trace was opened (so without the lock) is noticed before it can
+/// overwrite what this reader sees: the read goes on from a fresh snapshot,
+/// through the lock file (ARCHITECTURE.md, "Files, processes and threads").
 ///
 /// ```swift
 /// let trace = try Trace(path: "session.lmdb")
