@@ -9,7 +9,11 @@
 //   as it always does (the writers' open check keeps them off that path);
 // - the jump target is set in the wrapper itself, so siglongjmp unwinds
 //   liblmdb's C frames only, never Swift frames;
-// - after a fault the signal is unblocked again (see recovered()).
+// - after a fault the signal is unblocked again (see recovered());
+// - nothing outside a guarded call reads the map: the file can shrink under a
+//   reader at any moment (another process truncating it), so every key and
+//   value a reader keeps is copied out inside a guard (lmdb_guard_copy*), and
+//   the meta page is read inside one too (lmdb_guard_txn_begin, _last_txnid).
 #include "lmdb_guard.h"
 #include <pthread.h>
 #include <setjmp.h>
@@ -135,6 +139,43 @@ int lmdb_guard_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat) {
 
 int lmdb_guard_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor) {
     GUARDED(mdb_cursor_open(txn, dbi, cursor), 1)
+}
+
+int lmdb_guard_txn_begin(MDB_env *env, unsigned int flags, MDB_txn **txn) {
+    GUARDED(mdb_txn_begin(env, NULL, flags, txn), 1)
+}
+
+int lmdb_guard_last_txnid(MDB_env *env, size_t *txnid) {
+    MDB_envinfo info;
+    // The caller's copies out of the map are read before the meta page (a seqlock's check).
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    GUARDED(mdb_env_info(env, &info), (*txnid = info.me_last_txnid, 1))
+}
+
+int lmdb_guard_copy(void *destination, const void *source, size_t count) {
+    GUARDED((memcpy(destination, source, count), MDB_SUCCESS), 1)
+}
+
+int lmdb_guard_copy_batch(MDB_val *keys, MDB_val *values, int count, unsigned char *arena) {
+    pthread_once(&install_once, install);
+    sigjmp_buf target;
+    if (sigsetjmp(target, 0) != 0) {
+        guard_target = NULL;
+        recovered();
+        return guard_reason;
+    }
+    guard_target = &target;
+    size_t at = 0;
+    for (int i = 0; i < count; i++) {
+        if (keys[i].mv_size) memcpy(arena + at, keys[i].mv_data, keys[i].mv_size);
+        keys[i].mv_data = arena + at;
+        at += keys[i].mv_size;
+        if (values[i].mv_size) memcpy(arena + at, values[i].mv_data, values[i].mv_size);
+        values[i].mv_data = arena + at;
+        at += values[i].mv_size;
+    }
+    guard_target = NULL;
+    return MDB_SUCCESS;
 }
 
 int lmdb_guard_cursor_batch(MDB_cursor *cursor, MDB_cursor_op first, MDB_val *keys, MDB_val *values,

@@ -30,6 +30,20 @@ int lmdb_guard_dbi_open(MDB_txn *txn, const char *name, unsigned int flags, MDB_
 int lmdb_guard_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat);
 int lmdb_guard_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor);
 
+/// mdb_txn_begin (no parent), guarded: it reads the meta page from the map.
+int lmdb_guard_txn_begin(MDB_env *env, unsigned int flags, MDB_txn **txn);
+/// The id of the last committed transaction as the map's meta page says now
+/// (mdb_env_info), guarded.
+int lmdb_guard_last_txnid(MDB_env *env, size_t *txnid);
+/// memcpy from the map, guarded: a page that is gone (the file was truncated
+/// since liblmdb returned it) makes this return LMDB_GUARD_DAMAGED.
+int lmdb_guard_copy(void *destination, const void *source, size_t count);
+/// Copies the `count` keys and values into `arena` (which holds the sum of
+/// their sizes), each key then its value, and points their mv_data at the
+/// copies; guarded like lmdb_guard_copy (on a fault nothing is repointed
+/// reliably: treat the whole batch as lost).
+int lmdb_guard_copy_batch(MDB_val *keys, MDB_val *values, int count, unsigned char *arena);
+
 /// Reads up to `capacity` entries in one guarded call: the first with `first`
 /// (`MDB_SET_RANGE` from keys[0], `MDB_FIRST` or `MDB_NEXT`), the rest with
 /// `MDB_NEXT`. `*count` is how many were read and touched, all valid even when

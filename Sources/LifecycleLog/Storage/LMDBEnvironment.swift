@@ -23,6 +23,16 @@ enum LMDBOpenMode: Sendable {
     /// file that nobody else can see yet (import into a temporary file).
     case readWriteExclusive
 
+    /// How much of other processes' work an environment opened this way
+    /// can serve: one of a higher rank serves every mode of a lower one.
+    var sharing: Int {
+        switch self {
+        case .readOnly: return 0
+        case .readOnlyShared: return 1
+        case .readWriteShared, .readWriteExclusive: return 2
+        }
+    }
+
     var isReadOnly: Bool {
         switch self {
         case .readOnly, .readOnlyShared: return true
@@ -87,11 +97,13 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
         let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         return try registry.withLock { open in
-            if let existing = open[identity]?.environment, mode.isReadOnly || !existing.mode.isReadOnly {
+            // A reader without the lock file serves only readers without it: a reader that
+            // asks for the lock (a writer has appeared) gets an environment that has it.
+            if let existing = open[identity]?.environment, existing.mode.sharing >= mode.sharing {
                 return existing
             }
             let environment = try LMDBEnvironment(path: path, mode: mode, initialMapSize: initialMapSize)
-            if open[identity]?.environment == nil || !mode.isReadOnly {
+            if (open[identity]?.environment?.mode.sharing ?? -1) < mode.sharing {
                 open[identity] = WeakEnvironment(environment: environment)
             }
             return environment
@@ -273,7 +285,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// Begins a transaction; the caller holds `remapLock` shared.
     private func begin(readOnly: Bool) throws -> LMDBTransaction {
         var txn: OpaquePointer?
-        var status = mdb_txn_begin(handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+        var status = lmdb_guard_txn_begin(handle, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
         if status == MDB_MAP_RESIZED {
             // Another process grew the map: adopt its size (a remap, so exclusively) and try once more.
             pthread_rwlock_unlock(remapLock)
@@ -284,10 +296,10 @@ final class LMDBEnvironment: @unchecked Sendable {
             pthread_rwlock_unlock(remapLock)
             pthread_rwlock_rdlock(remapLock)
             try LMDBCall.check("mdb_env_set_mapsize", adopted, path: path)
-            status = mdb_txn_begin(handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+            status = lmdb_guard_txn_begin(handle, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
         }
         try LMDBCall.check("mdb_txn_begin", status, path: path)
         // `!`: mdb_txn_begin succeeded, so it set the handle.
-        return LMDBTransaction(handle: txn!, path: path)
+        return LMDBTransaction(handle: txn!, path: path, unregistered: readOnly && mode == .readOnly)
     }
 }

@@ -77,12 +77,29 @@ enum LMDBFileCheck {
         return size >= 512 && size <= 65536 && size & (size - 1) == 0 ? size : nil
     }
 
+    /// What a file that is not a regular file is, for a message.
+    private static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFSOCK: return "a socket"
+        default: return "a special file"
+        }
+    }
+
     /// What a reader rejects before looking inside the file.
     private static func checkReadable(_ path: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else { throw LMDBCall.error("stat", errno, path: path) }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw LifecycleLogError(.io, "is a folder, not a trace file; name a .lmdb file (or pass the folder to `replay` to replay every trace in it)", path: path)
+        }
+        // Never opened (a FIFO would block the open): a trace is a regular file.
+        if (info.st_mode & S_IFMT) != S_IFREG {
+            throw LifecycleLogError(.notATrace,
+                "is \(kind(of: info.st_mode)), not a regular file, so it cannot be a trace; name a .lmdb file written by `replay import` or the recorder",
+                path: path)
         }
         if info.st_size < 2 * 4096 {
             throw LifecycleLogError(.notATrace,

@@ -1,6 +1,12 @@
 import CLMDB
 import CLMDBGuard
 
+/// Thrown by ``LMDBTransaction/checkSnapshot()`` when a writer may have
+/// reused pages of an unregistered reader's snapshot: what was copied since
+/// the last check cannot be trusted, the file is not damaged. Never leaves
+/// ``Trace``, which reads again from a fresh snapshot.
+struct LMDBSnapshotOverrun: Error {}
+
 /// A named database inside a trace's environment.
 struct LMDBDatabase: Sendable, Hashable {
     let dbi: MDB_dbi
@@ -10,12 +16,17 @@ struct LMDBDatabase: Sendable, Hashable {
 /// ``LMDBEnvironment/write(_:)``. It is non-copyable so that it cannot escape
 /// the closure that was handed it.
 ///
-/// Byte buffers passed to the callbacks of ``get(_:key:_:)`` and
-/// ``forEach(_:from:_:)`` point into LMDB's map: they are valid only during
-/// the callback and must be copied to be kept.
+/// Byte buffers passed to the callbacks of ``get(_:key:_:)``,
+/// ``forEach(_:from:_:)`` and ``forEachBatch(_:from:capacity:_:)`` are
+/// copies, made inside the fault guard (the file may shrink under a reader
+/// at any moment): they are valid only during the callback and must be
+/// copied to be kept. Nothing outside `CLMDBGuard` reads the map.
 struct LMDBTransaction: ~Copyable {
     let handle: OpaquePointer
     let path: String
+    /// A read transaction of an environment without LMDB's lock file: no
+    /// writer knows of it, so ``checkSnapshot()`` checks its copies.
+    let unregistered: Bool
 
     /// Opens (or, in a write transaction with `create`, creates) a named
     /// database. Returns `nil` when it does not exist and `create` is false.
@@ -35,7 +46,37 @@ struct LMDBTransaction: ~Copyable {
         let status = lmdb_guard_get(handle, db.dbi, &k, &v)
         if status == MDB_NOTFOUND { return nil }
         try LMDBCall.check("mdb_get", status, path: path)
-        return try body(UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+        var value = [UInt8]()
+        try copy(v, into: &value)
+        try checkSnapshot()
+        return try value.withUnsafeBytes { try body($0) }
+    }
+
+    /// Copies `val` out of the map, inside the fault guard: the file may have
+    /// been truncated since liblmdb returned it.
+    private func copy(_ val: MDB_val, into buffer: inout [UInt8]) throws {
+        buffer.removeAll(keepingCapacity: true)
+        guard val.mv_size > 0 else { return }
+        buffer.reserveCapacity(val.mv_size)
+        var status: Int32 = MDB_SUCCESS
+        buffer.append(contentsOf: repeatElement(0, count: val.mv_size))
+        buffer.withUnsafeMutableBytes { status = lmdb_guard_copy($0.baseAddress, val.mv_data, val.mv_size) }
+        try LMDBCall.check("mdb_cursor_get", status, path: path)
+    }
+
+    /// For a reader without LMDB's lock file (``LMDBOpenMode/readOnly``),
+    /// checks that what it has copied so far is still this snapshot's: a
+    /// writer that started after the reader opened does not see it, and may
+    /// reuse a page of the snapshot from the third transaction it commits
+    /// after it (pages freed by transaction `n` are reused from `n + 2` on).
+    /// So the copies are good while the last committed transaction is at most
+    /// this one's + 1; otherwise this throws ``LMDBSnapshotOverrun`` and the
+    /// reader starts again from a fresh snapshot (``Trace``).
+    func checkSnapshot() throws {
+        guard unregistered else { return }
+        var last = 0
+        try LMDBCall.check("mdb_env_info", lmdb_guard_last_txnid(mdb_txn_env(handle), &last), path: path)
+        if last > mdb_txn_id(handle) + 1 { throw LMDBSnapshotOverrun() }
     }
 
     /// Stores `value` under `key`. With `append`, the key must sort after
@@ -73,10 +114,12 @@ struct LMDBTransaction: ~Copyable {
         } else {
             status = lmdb_guard_cursor_get(cursor, &k, &v, MDB_FIRST)
         }
+        var key = [UInt8](), value = [UInt8]()
         while status == MDB_SUCCESS {
-            let keep = try body(
-                UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
-                UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+            try copy(k, into: &key)
+            try copy(v, into: &value)
+            try checkSnapshot()
+            let keep = try key.withUnsafeBytes { key in try value.withUnsafeBytes { try body(key, $0) } }
             if !keep { return }
             status = lmdb_guard_cursor_get(cursor, &k, &v, MDB_NEXT)
         }
@@ -106,11 +149,26 @@ struct LMDBTransaction: ~Copyable {
             keys[0] = MDB_val(mv_size: from.count, mv_data: UnsafeMutableRawPointer(mutating: from.baseAddress))
             op = MDB_SET_RANGE
         }
+        // Every batch is copied out of the map before `body` sees it (the file can
+        // shrink under a reader at any moment): `arena` holds the copies.
+        var arena = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+        defer { arena.deallocate() }
         while true {
             var count: Int32 = 0
             let status = lmdb_guard_cursor_batch(cursor, op, keys.baseAddress, values.baseAddress, Int32(capacity), &count)
             if count > 0 {
                 let n = Int(count)
+                var bytes = 0
+                for i in 0..<n { bytes += keys[i].mv_size + values[i].mv_size }
+                if bytes > arena.count {
+                    arena.deallocate()
+                    arena = .allocate(byteCount: max(bytes, 2 * arena.count), alignment: 16)
+                }
+                try LMDBCall.check("mdb_cursor_get",
+                                   lmdb_guard_copy_batch(keys.baseAddress, values.baseAddress, count,
+                                                         arena.baseAddress?.assumingMemoryBound(to: UInt8.self)),
+                                   path: path)
+                try checkSnapshot()
                 guard try body(UnsafeBufferPointer(rebasing: keys[..<n]), UnsafeBufferPointer(rebasing: values[..<n])) else { return }
             }
             if status == MDB_NOTFOUND { return }

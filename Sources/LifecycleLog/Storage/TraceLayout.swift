@@ -59,6 +59,14 @@ struct TraceDatabases: Sendable {
                 "the trace uses stored layout \(layout), but this replay reads layout \(EventCodec.layoutVersion); update LifecycleLog to read it",
                 path: path)
         }
+        // A newer LifecycleLog may raise the interchange version without a new stored
+        // layout; reading such a trace would export a header that this version's import refuses.
+        if let version = try TraceDatabases.u32(TraceLayout.traceVersionKey, meta, in: txn),
+           Int64(version) > JSONLinesDecoder.supportedVersion {
+            throw LifecycleLogError(.unsupportedVersion,
+                "the trace is format version \(version) (its stored \"trace-version\"), but this replay reads versions up to \(JSONLinesDecoder.supportedVersion); upgrade replay (LifecycleLog) to read it",
+                path: path)
+        }
         guard let symbols = try txn.openDatabase(TraceLayout.symbolsDatabase, create: false),
               let events = try txn.openDatabase(TraceLayout.eventsDatabase, create: false) else {
             throw LifecycleLogError(.corruptTrace, "the trace lacks its symbols or events database; the file is damaged", path: path)
