@@ -215,8 +215,8 @@ public final class TraceCollector: @unchecked Sendable {
         var connections: [CollectorConnection] = []
         var batch: [Event] = []
         var summary = Summary()
-        /// Where each read lands before it joins its connection's input (one buffer for all).
-        var scratch: [UInt8] = []
+        /// Where each read lands before it joins its connection's input (one buffer for all, filled once).
+        var scratch = [UInt8](repeating: 0, count: 64 * 1024)
         /// Bytes held for connections without a handshake, all together.
         var pendingBytes = 0
         /// Connections without a handshake.
@@ -392,10 +392,9 @@ public final class TraceCollector: @unchecked Sendable {
                 rounds += 1
                 // Before its handshake, a connection gets no more than one byte past the handshake cap.
                 let room = connections[index].handshake == nil ? limits.maxHandshakeBytes + 1 - connections[index].input.count : 64 * 1024
-                scratch.removeAll(keepingCapacity: true)
-                switch SocketIO.receive(connections[index].fd, into: &scratch, atMost: max(1, min(room, 64 * 1024))) {
-                case .bytes:
-                    connections[index].input.append(contentsOf: scratch)
+                switch receiveNow(connections[index].fd, into: &scratch, atMost: room) {
+                case .bytes(let count):
+                    connections[index].input.append(contentsOf: scratch[..<count])
                     try splitLines(index)
                     account(index)
                 case .wouldBlock:
@@ -628,15 +627,15 @@ public final class TraceCollector: @unchecked Sendable {
         /// Closes the connections that are done: refused (once their error line is out, or at once when
         /// the client does not take it) or gone.
         mutating func removeFinished() {
+            guard connections.contains(where: { $0.closing && $0.uncommitted == 0 }) else { return }
+            var sink = scratch
             connections.removeAll { c in
                 guard c.closing, c.uncommitted == 0 else { return false }
                 // Refused: the error line is out; read (a little of) what the client sent meanwhile, so that
                 // closing does not reset the connection before the client reads the error.
                 shutdown(c.fd, Int32(SHUT_WR))
-                var sink: [UInt8] = []
                 for _ in 0..<4 {
-                    guard case .bytes = SocketIO.receive(c.fd, into: &sink, atMost: 64 * 1024) else { break }
-                    sink.removeAll(keepingCapacity: true)
+                    guard case .bytes = receiveNow(c.fd, into: &sink, atMost: sink.count) else { break }
                 }
                 close(c.fd)
                 return true
@@ -677,6 +676,19 @@ private func acceptConnection(_ fd: Int32) -> Int32 {
     #else
     Darwin.accept(fd, nil, nil)
     #endif
+}
+
+/// `recv(2)` of at most `atMost` bytes into the start of `buffer` (which is not resized), without waiting.
+private func receiveNow(_ fd: Int32, into buffer: inout [UInt8], atMost: Int) -> SocketIO.Received {
+    let count = max(1, min(atMost, buffer.count))
+    while true {
+        let got = buffer.withUnsafeMutableBytes { raw in recv(fd, raw.baseAddress!, count, 0) }  // `!`: a non-empty buffer
+        if got > 0 { return .bytes(got) }
+        let code = errno
+        if got < 0, code == EINTR { continue }
+        if got < 0, code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
+        return .closed
+    }
 }
 
 /// `127.0.0.1:52114` or `[::1]:52114`: the peer of a connected socket, for messages.

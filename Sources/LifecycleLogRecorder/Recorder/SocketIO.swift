@@ -137,9 +137,9 @@ package enum SocketIO {
         case closed
     }
 
-    /// Appends what `fd` has to give now (up to `atMost` bytes, 64 KiB unless told) to `buffer`.
-    package static func receive(_ fd: Int32, into buffer: inout [UInt8], atMost: Int = 64 * 1024) -> Received {
-        let chunk = max(1, atMost)
+    /// Appends what `fd` has to give now (up to 64 KiB) to `buffer`.
+    package static func receive(_ fd: Int32, into buffer: inout [UInt8]) -> Received {
+        let chunk = 64 * 1024
         let start = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: chunk))
         while true {
