@@ -220,6 +220,7 @@ final class CollectorTests: XCTestCase {
             let errors = Pipe()
             process.standardError = errors
             try process.run()
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
             var text = ""
             while !text.contains("\n") {
                 let chunk = errors.fileHandleForReading.availableData
@@ -228,7 +229,8 @@ final class CollectorTests: XCTestCase {
             }
             let first = text.split(separator: "\n").first.map(String.init) ?? ""
             XCTAssertTrue(first.hasPrefix("listening on 127.0.0.1:"), first)
-            let port = Int(first.split(separator: ":").last ?? "") ?? 0
+            XCTAssertTrue(first.hasSuffix(", recording into \(path)"), "the start line names the trace: \(first)")
+            let port = first.firstMatch(of: /^listening on \S+:(\d+),/).flatMap { Int($0.1) } ?? 0
             XCTAssertGreaterThan(port, 0, "the real port, not 0")
             let sink = Self.sink(port, process: "app")
             try sink.write(Self.marks(5, prefix: "m"))

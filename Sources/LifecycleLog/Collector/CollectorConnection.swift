@@ -2,9 +2,16 @@
 /// lines, and what it has had stored. Owned by the collector's thread.
 struct CollectorConnection {
     let fd: Int32
+    /// The client's address (`127.0.0.1:52114`), for messages about a client that has not said who it is.
+    let address: String
+    /// When the connection was accepted, on the collector's clock (milliseconds): its handshake is due
+    /// within the handshake timeout of it.
+    let accepted: Double
+    /// The bytes of `input` counted in the collector's total held before handshakes (0 once the handshake is read).
+    var heldBeforeHandshake = 0
     /// Who the client said it is; `nil` until its handshake is read.
     var handshake: CollectorHandshake?
-    /// Received bytes that are not yet a whole line (at most the line cap).
+    /// Received bytes that are not yet a whole line (at most the line cap; before the handshake, the handshake cap).
     var input: [UInt8] = []
     /// Where in `input` the search for the next newline goes on.
     var scanned = 0
@@ -29,10 +36,14 @@ struct CollectorConnection {
     /// Whether `stored` grew since the last acknowledgement.
     var needsAck = false
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32, address: String, accepted: Double) {
+        self.fd = fd
+        self.address = address
+        self.accepted = accepted
+    }
 
     /// Who the client is, for messages.
-    var name: String { handshake?.clientName ?? "client \(fd)" }
+    var name: String { handshake?.clientName ?? "client \(address)" }
 
     /// Queues one JSON object line for the client.
     mutating func send(_ members: [JSONMember]) {
