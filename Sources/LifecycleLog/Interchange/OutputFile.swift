@@ -108,6 +108,27 @@ public enum OutputFile {
         }
     }
 
+    /// Whether the file at `path` reads as JSON Lines: it is not a trace file
+    /// (by LMDB's magic number) and its first character, after a byte-order
+    /// mark and white space, starts a JSON object or a `#` comment. A missing
+    /// or empty file does not.
+    static func startsLikeJSONLines(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 512)
+        let count = read(fd, &head, head.count)
+        guard count > 0 else { return false }
+        if count >= 20 {
+            let magic = UInt32(head[16]) | UInt32(head[17]) << 8 | UInt32(head[18]) << 16 | UInt32(head[19]) << 24
+            if magic == LMDBFileCheck.magic { return false }
+        }
+        var i = 0
+        if count >= 3, head[0] == 0xEF, head[1] == 0xBB, head[2] == 0xBF { i = 3 }
+        while i < count, head[i] == 0x20 || head[i] == 0x09 || head[i] == 0x0A || head[i] == 0x0D { i += 1 }
+        return i < count && (head[i] == UInt8(ascii: "{") || head[i] == UInt8(ascii: "#"))
+    }
+
     /// What the existing file at `path` holds, judged by its first bytes.
     static func existingKind(_ path: String) -> Kind? {
         let fd = open(path, O_RDONLY)

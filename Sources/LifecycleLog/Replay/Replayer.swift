@@ -32,9 +32,19 @@ public struct ReplayReport: Sendable, Hashable {
 
 /// Replays trace files through a ``LifecycleReducer``.
 public enum Replayer {
-    /// Whether `path` names a JSON Lines trace (by its extension) rather than a trace file.
+    /// Whether `path` is a JSON Lines trace rather than a trace file: `-`
+    /// (standard input), a name ending in `.jsonl` or `.ndjson` (in any case),
+    /// or, under any other name but `.lmdb`, a file whose content is JSON Lines
+    /// (its first bytes are not a trace file's and start a JSON object or a
+    /// `#` comment), so that `session.json`, `spool.log` or `trace` read as
+    /// what they hold.
     public static func isJSONLines(_ path: String) -> Bool {
-        path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson") || path == "-"
+        if path == "-" { return true }
+        switch OutputFile.Kind.named(by: path) {
+        case .jsonLines: return true
+        case .traceFile: return false
+        case .html, .json, nil: return OutputFile.startsLikeJSONLines(path)
+        }
     }
 
     /// Streams every event of the trace at `path` (a `.lmdb` trace file, or a
