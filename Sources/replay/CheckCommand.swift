@@ -88,6 +88,7 @@ extension Replay {
             configuration.explore = explore
 
             if state {
+                warnAboutTornRecords([traces[0]])
                 let snapshot = try Replayer.state(of: traces[0], at: at)
                 Output.standardOutput.write(format == .json ? snapshot.json() : snapshot.table())
                 return
@@ -97,6 +98,7 @@ extension Replay {
                 return
             }
             let paths = try Self.expand(traces)
+            warnAboutTornRecords(paths)
             if paths.count == 1 {
                 // One trace: stream the report, in memory that does not grow with the trace.
                 let report: ReplayReport
@@ -246,6 +248,7 @@ extension Replay {
                     try OutputFile.checkNotInput(target, inputs: inputs)
                 }
             }
+            warnAboutTornRecords(entries.map(\.path))
             let results = try Self.replayAll(entries.map(\.path), configuration: configuration)
             var reports: [ReplayReport] = []
             var problems: [LifecycleLogError] = []

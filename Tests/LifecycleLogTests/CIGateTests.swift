@@ -172,4 +172,147 @@ final class CIGateTests: XCTestCase {
         XCTAssertTrue(strict.stderr.contains("--strict goes with --assert"), strict.stderr)
         XCTAssertEqual(try replay(notes, "--strict", "--format", "junit").status, 0, "--strict decides which JUnit test cases fail")
     }
+
+    // MARK: 7. record refuses a name of another format
+
+    func testRecordRefusesANameOfAnotherFormatAndPrintsItsOwnUsage() throws {
+        let folder = TemporaryFolder()
+        for name in ["t.jsonl", "t.html", "t.json", "t.ndjson"] {
+            let result = try replay("record", folder.file(name), stdin: launch() + "\n")
+            XCTAssertEqual(result.status, 2, name)
+            XCTAssertTrue(result.stderr.contains("replay record writes a trace file (.lmdb)"), result.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: folder.file(name)), "\(name) was written")
+        }
+        XCTAssertEqual(try replay("record", folder.file("t.lmdb"), stdin: launch() + "\n").status, 0)
+        let token = try replay("record", "--token", "x", folder.file("t.lmdb"), stdin: "")
+        XCTAssertEqual(token.status, 2)
+        XCTAssertTrue(token.stderr.contains("--token goes with --listen"), token.stderr)
+        XCTAssertTrue(token.stderr.contains("Usage: replay record"), "record's usage, not the root's: \(token.stderr)")
+    }
+
+    // MARK: 14. Version-2 data in a trace without a header
+
+    func testATraceWithoutAHeaderThatUsesKillOrProcessNeedsVersion2() throws {
+        let folder = TemporaryFolder()
+        let kill = [launch(), #"{"event":"kill","t":5,"reason":"user"}"#].joined(separator: "\n") + "\n"
+        let process = [launch(), #"{"event":"launch","t":5,"process":"com.example.widget","platform":"iOS","scenes":[]}"#].joined(separator: "\n") + "\n"
+        for (name, text, what) in [("kill.jsonl", kill, #"the event kind "kill""#), ("process.jsonl", process, #"the member "process""#)] {
+            let path = folder.write(name, text)
+            for arguments in [[path], ["import", path, "-o", folder.file(name + ".lmdb")]] {
+                let result = try runProgram(replayExecutable, arguments)
+                XCTAssertEqual(result.status, 2, "\(arguments)")
+                XCTAssertTrue(result.stderr.contains("\(name): line 2: seq 2: \(what) needs trace format version 2"), result.stderr)
+                XCTAssertTrue(result.stderr.contains(#"{"format":"lifecycle-trace","version":2}"#), result.stderr)
+            }
+            // A trace that declares version 1 is read as version 1 said (spec: Readings 7).
+            let declared = folder.write("v1-" + name, #"{"format":"lifecycle-trace","version":1}"# + "\n" + text)
+            XCTAssertEqual(try replay(declared).status, 0)
+            let v2 = folder.write("v2-" + name, #"{"format":"lifecycle-trace","version":2}"# + "\n" + text)
+            XCTAssertEqual(try replay(v2).status, 0)
+        }
+    }
+
+    // MARK: Smaller ones
+
+    func testATornSpoolIsReadByEveryCommandWithImportsWarning() throws {
+        let folder = TemporaryFolder()
+        let full = try text(notes)
+        let spool = folder.write("spool.jsonl", String(full.dropLast(30)))
+        let imported = try replay("import", spool, "-o", folder.file("s.lmdb"))
+        XCTAssertEqual(imported.status, 0)
+        let warning = try XCTUnwrap(imported.stderr.split(separator: "\n").first { $0.contains("torn final record dropped") }, imported.stderr)
+        for arguments in [[spool, "--assert"], ["report", spool, "-o", folder.file("r.html")], ["stats", spool], ["dump", spool],
+                          ["minimize", spool, "--rule", "lost-update", "-o", folder.file("m.jsonl")], [spool, "--state"],
+                          ["export", spool, "--format", "perfetto", "-o", folder.file("p.json")]] {
+            let result = try runProgram(replayExecutable, arguments)
+            XCTAssertNotEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(String(warning)), "\(arguments): \(result.stderr)")
+        }
+        // A malformed line that is not the torn last one is still an error.
+        let broken = folder.write("broken.jsonl", full.replacingOccurrences(of: #""event":"open""#, with: #""event":"open"#))
+        XCTAssertEqual(try replay(broken).status, 2)
+    }
+
+    func testMinimizeWithoutSeqKeepsAFindingTheOriginalHad() throws {
+        let folder = TemporaryFolder()
+        // Seed 3 once gave missed-background-save at seq 203, where the original has none:
+        // removing a save made the rule fire at a new place.
+        for seed in [UInt64(3), 5] {
+            let trace = folder.file("g\(seed).lmdb")
+            try TraceInterchange.generate(.init(events: 400, seed: seed, bugRate: 300), to: trace)
+            let original = try Replayer.replay(trace).findings
+            for rule in [Rule.missedBackgroundSave, .unsavedAtExit, .lostUpdate] {
+                let had = Set(original.filter { $0.rule == rule }.map(\.seq))
+                guard !had.isEmpty else { continue }
+                let result = try TraceMinimizer.minimize(try TraceMinimizer.load(trace), rule: rule)
+                let named = result.originalSeqs[Int(result.finding.seq) - 1]
+                XCTAssertTrue(had.contains(named), "seed \(seed), \(rule.rawValue): names seq \(named) of the original, which had none (it had \(had.sorted()))")
+            }
+        }
+    }
+
+    func testSARIFArtifactLocationsAreURIs() throws {
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("a dir"), withIntermediateDirectories: true)
+        let trace = folder.write("a dir/t#1 é.jsonl", try text(notes))
+        let sarif = try replay(trace, "--format", "sarif").stdout
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(sarif.utf8)) as? [String: Any])
+        let run = try XCTUnwrap((object["runs"] as? [[String: Any]])?.first)
+        let result = try XCTUnwrap((run["results"] as? [[String: Any]])?.first)
+        let location = try XCTUnwrap((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
+        let uri = try XCTUnwrap((location["artifactLocation"] as? [String: Any])?["uri"] as? String)
+        XCTAssertEqual(uri, "file://" + folder.path + "/a%20dir/t%231%20%C3%A9.jsonl")
+        XCTAssertEqual(URL(string: uri)?.path, trace)
+        XCTAssertEqual(ReportRenderer.sarifURI("traces/a b.jsonl"), "traces/a%20b.jsonl")
+        XCTAssertEqual(ReportRenderer.sarifURI("traces/rules/x_y-z~1.jsonl"), "traces/rules/x_y-z~1.jsonl")
+    }
+
+    func testAVersionThatCannotBeStoredIsRefusedAtInput() throws {
+        let folder = TemporaryFolder()
+        for line in [#"{"event":"read","t":1,"key":"k","scope":"app","version":18446744073709551615}"#,
+                     #"{"event":"write","t":1,"key":"k","scope":"app","base":18446744073709551615}"#] {
+            let path = folder.write("big.jsonl", launch() + "\n" + line + "\n")
+            let result = try replay("import", path, "-o", folder.file("big.lmdb"))
+            XCTAssertEqual(result.status, 2, result.stderr)
+            XCTAssertTrue(result.stderr.contains("line 2") && result.stderr.contains("18446744073709551614"), result.stderr)
+        }
+        let fits = folder.write("fits.jsonl", launch() + "\n" + #"{"event":"read","t":1,"key":"k","scope":"app","version":18446744073709551614}"# + "\n")
+        XCTAssertEqual(try replay("import", fits, "-o", folder.file("fits.lmdb")).status, 0)
+        XCTAssertTrue(try replay("export", folder.file("fits.lmdb")).stdout.contains(#""version":18446744073709551614"#))
+    }
+
+    func testVisibleTextEscapesZeroWidthAndBidiControls() {
+        XCTAssertEqual(VisibleText.escape("a\u{200B}b\u{202E}c\u{FEFF}d\u{2066}e\u{61C}"), #"a\u{200B}b\u{202E}c\u{FEFF}d\u{2066}e\u{61C}"#)
+        XCTAssertEqual(VisibleText.escape("fenêtre 日本 😀 ‘quoted’ – dash"), "fenêtre 日本 😀 ‘quoted’ – dash")
+    }
+
+    func testCommandLineMistakesGetClearMessages() throws {
+        let help = try replay("stats", "--help").stdout
+        XCTAssertTrue(help.contains("text, json"), help)
+        XCTAssertFalse(help.contains("junit") || help.contains("sarif"), help)
+
+        let negative = try replay("dump", notes, "--from", "-5")
+        XCTAssertEqual(negative.status, 2)
+        XCTAssertFalse(negative.stderr.contains("Missing value"), negative.stderr)
+        XCTAssertTrue(negative.stderr.contains("--from") && negative.stderr.contains("-5") && negative.stderr.contains("negative"), negative.stderr)
+
+        let kind = try replay("dump", notes, "--kind", "wrte")
+        XCTAssertEqual(kind.status, 2)
+        XCTAssertTrue(kind.stderr.contains(#"no event of kind "wrte""#) && kind.stderr.contains("did you mean write"), kind.stderr)
+        XCTAssertTrue(kind.stderr.contains("launch, terminate, kill, open"), kind.stderr)
+        XCTAssertEqual(try replay("dump", notes, "--kind", "kill").status, 0, "a known kind without events lists nothing")
+    }
+
+    func testWriteErrorsNameTheUsersFileNotTheTemporaryOne() throws {
+        let folder = TemporaryFolder()
+        for arguments in [["import", notes, "-o", folder.file("nodir/x.lmdb")], ["export", notes, "--format", "perfetto", "-o", folder.file("nodir/x.json")],
+                          ["report", notes, "-o", folder.file("nodir/x.html")], ["generate", "--events", "10", "-o", folder.file("nodir/x.jsonl")],
+                          ["generate", "--events", "10", "-o", folder.file("nodir/x.lmdb")],
+                          ["minimize", notes, "--rule", "lost-update", "-o", folder.file("nodir/x.jsonl")]] {
+            let result = try runProgram(replayExecutable, arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains(folder.file("nodir/x.")), "\(arguments): \(result.stderr)")
+            XCTAssertFalse(result.stderr.contains(".tmp"), "\(arguments): \(result.stderr)")
+        }
+    }
 }

@@ -64,27 +64,29 @@ public enum OutputFile {
     ///   - force: whether `--force` allows replacing a file of another kind.
     ///   - suggestion: what to use instead when the extension names another
     ///     kind, keyed by that kind, such as `"replay export TRACE -o OUT.jsonl"`.
+    ///   - argument: how the messages call `output` (`"-o"`, or `"the trace"` for `replay record`).
     /// - Throws: `LifecycleLogError` `invalidArgument` naming `output`.
     public static func check(_ output: String, writes kind: Kind, command: String, inputs: [String], force: Bool,
-                             suggestion: [Kind: String] = [:]) throws {
+                             suggestion: [Kind: String] = [:], argument: String = "-o") throws {
         guard output != "-" else { return }
         try checkNotInput(output, inputs: inputs)
         if let named = Kind.named(by: output), named != kind {
             var message = "\(command) writes \(kind.rawValue), but the name ends in the extension of \(named.rawValue)"
             if let instead = suggestion[named] { message += "; to write \(named.rawValue), use: \(instead)" }
-            message += "; or give -o a name that does not end in that extension"
+            message += "; or give \(argument) a name that does not end in that extension"
             throw LifecycleLogError(.invalidArgument, message, path: output)
         }
         var target = stat()
         guard stat(output, &target) == 0 else { return }  // a new file
         if (target.st_mode & S_IFMT) == S_IFDIR {
-            throw LifecycleLogError(.invalidArgument, "is a folder; -o needs a file name", path: output)
+            throw LifecycleLogError(.invalidArgument, "is a folder; \(argument) needs a file name", path: output)
         }
         guard !force, (target.st_mode & S_IFMT) == S_IFREG, target.st_size > 0 else { return }
         let found = existingKind(output)
         if found != kind {
             throw LifecycleLogError(.invalidArgument,
-                "the file exists and holds \(found?.rawValue ?? "something replay does not write"), not \(kind.rawValue); pass --force to replace it, or choose another name",
+                "the file exists and holds \(found?.rawValue ?? "something replay does not write"), not \(kind.rawValue); "
+                + (argument == "-o" ? "pass --force to replace it, or choose another name" : "choose another name"),
                 path: output)
         }
     }

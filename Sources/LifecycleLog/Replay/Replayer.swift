@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What replaying one trace found.
 public struct ReplayReport: Sendable, Hashable {
     /// The trace's path, as given.
@@ -47,6 +53,25 @@ public enum Replayer {
         }
     }
 
+    /// The warning for a JSON Lines trace whose last line is torn (no newline
+    /// and not valid JSON: what a writer killed mid-line, such as a
+    /// `SpoolSink`, leaves), or `nil`. Every reader drops such a line, as
+    /// `replay import` does; this says so, naming the line. It reads the file
+    /// again only when it does not end in a newline.
+    public static func tornFinalRecord(in path: String) -> LifecycleLogError? {
+        guard path != "-", isJSONLines(path) else { return nil }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        var last: UInt8 = 0
+        let size = lseek(fd, -1, SEEK_END)
+        let count = size >= 0 ? read(fd, &last, 1) : 0
+        close(fd)
+        guard count == 1, last != UInt8(ascii: "\n") else { return nil }
+        var found: LifecycleLogError?
+        _ = try? JSONLinesDecoder.forEachEvent(inFile: path, tornFinalRecord: { found = $0 }) { _, _, _ in }
+        return found
+    }
+
     /// Streams every event of the trace at `path` (a `.lmdb` trace file, or a
     /// `.jsonl` trace read directly, nothing written) to `body`, in order,
     /// until `body` returns `false`.
@@ -56,7 +81,7 @@ public enum Replayer {
         if isJSONLines(path) {
             struct Stop: Error {}
             do {
-                try JSONLinesDecoder.forEachEvent(inFile: path) { seq, _, event in
+                try JSONLinesDecoder.forEachEvent(inFile: path, tornFinalRecord: { _ in }) { seq, _, event in
                     if try !body(seq, event) { throw Stop() }
                 }
             } catch is Stop {}
@@ -124,7 +149,7 @@ public enum Replayer {
                     return located
                 })
             }
-            try JSONLinesDecoder.forEachEvent(inFile: path) { seq, line, event in
+            try JSONLinesDecoder.forEachEvent(inFile: path, tornFinalRecord: { _ in }) { seq, line, event in
                 lines.note(seq: seq, line: line)
                 reducer.apply(seq: seq, event)
                 if !reducer.findings.isEmpty { try handLocated(reducer.takeSettledFindings()) }
