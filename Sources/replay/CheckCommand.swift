@@ -16,8 +16,13 @@ extension Replay {
             commandName: "check",
             abstract: "Replay traces and report what the rules find (the default command).",
             discussion: """
-                TRACE is a trace file (.lmdb), a JSON Lines trace (.jsonl, replayed directly, nothing \
-                written) or a folder, whose traces are replayed in parallel and reported together in name order.
+                TRACE is a trace file (.lmdb), a JSON Lines trace (.jsonl or .ndjson, replayed directly, nothing \
+                written; a file under another name is read as what it holds) or a folder, whose traces are \
+                replayed in parallel and reported together in name order.
+
+                --expect compares each trace's report with its expected report (T.expected.json for T.jsonl: \
+                with a folder, --expect names the folder that holds them, such as the traces' own) on rule, \
+                severity, seq, related seqs and counts; --expect-messages compares message text too.
 
                 Findings are located at the file line of their event in a .jsonl trace \
                 (trace.jsonl:18: … (seq 13)) and at their seq in a .lmdb trace (trace.lmdb: seq 13:).
@@ -32,9 +37,10 @@ extension Replay {
                   replay traces/ --assert --format github
                   replay session.lmdb --state --at 4812
                   replay traces/lost-update.jsonl --expect traces/lost-update.expected.json
+                  replay traces/ --expect traces/ --assert
                 """)
 
-        @Argument(help: "Trace files (.lmdb), JSON Lines traces (.jsonl) or folders of them.")
+        @Argument(help: "Trace files (.lmdb), JSON Lines traces (.jsonl, .ndjson) or folders of them.")
         var traces: [String]
 
         @Flag(help: "Exit with status 1 when an error is found.")
@@ -58,10 +64,10 @@ extension Replay {
         @Option(help: "With --state, the seq just after which to show the state (default: the end).")
         var at: UInt64?
 
-        @Option(help: "Compare the report with this expected-report file; print a diff and exit 1 when they differ.")
+        @Option(help: "Compare the report with this expected-report file (with a folder or several traces: the folder holding NAME.expected.json for each trace NAME); print a diff and exit 1 when they differ.")
         var expect: String?
 
-        @Flag(help: "With --expect, write the current report to the expected file instead of comparing.")
+        @Flag(help: "With --expect, write the current reports to the expected files instead of comparing.")
         var updateExpected = false
 
         @Flag(help: "With --expect, compare the findings' message text too (by default only what the spec makes contract: rule, severity, seq, related, and the counts).")
