@@ -237,8 +237,9 @@ extension Replay {
             let oneFile = traces.count == 1 && Self.isFolder(traces[0], files) != true
             let intoFolder = !oneFile || expect.hasSuffix("/") || Self.isFolder(expect, files) == true
             if intoFolder && Self.isFolder(expect, files) != true {
-                throw LifecycleLogError(.invalidArgument,
-                    "with several traces, --expect names a folder of expected reports, one NAME.expected.json for each trace NAME.jsonl "
+                throw LifecycleLogError(.invalidArgument, oneFile
+                    ? "no such folder for the expected reports; create it, or name a file (without a trailing /)"
+                    : "with several traces, --expect names a folder of expected reports, one NAME.expected.json for each trace NAME.jsonl "
                     + "(replay traces/ --expect traces/ uses the files beside the traces); create the folder, or give one trace",
                     path: expect)
             }
@@ -267,8 +268,9 @@ extension Replay {
                 }
                 reports.append(report)
                 if updateExpected {
+                    // The --expect folder exists; its subfolders, in the traces' layout, are made as needed.
                     let folder = String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)])
-                    if !folder.isEmpty { try? files.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+                    if intoFolder, !folder.isEmpty { try? files.createDirectory(atPath: folder, withIntermediateDirectories: true) }
                     let out = try Output.to(path: target)
                     out.write(ExpectedReport.render(report))
                     try out.commit()

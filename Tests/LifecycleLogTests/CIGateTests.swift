@@ -69,6 +69,10 @@ final class CIGateTests: XCTestCase {
             XCTAssertTrue(result.stderr.contains("with several traces, --expect names a folder"), result.stderr)
             XCTAssertFalse(FileManager.default.fileExists(atPath: golden))
         }
+        // One trace into a folder that does not exist: refused, and no folder made.
+        XCTAssertEqual(try replay(notes, "--expect", folder.file("nodir/e.json"), "--update-expected").status, 2)
+        XCTAssertEqual(try replay(notes, "--expect", folder.file("nodir/"), "--update-expected").status, 2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.file("nodir")))
         XCTAssertEqual(try replay(folder.path, "--expect", folder.path, "--update-expected").status, 0)
         folder.write("c.jsonl", launch() + "\n{\"event\":\"phase\",\"t\":1,\"phase\":\"asleep\"}\n")
         let result = try replay(folder.path, "--expect", folder.path, "--assert")
