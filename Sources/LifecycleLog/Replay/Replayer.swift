@@ -72,6 +72,13 @@ public enum Replayer {
         return found
     }
 
+    /// How a reader treats a torn last line of the file at `path`: dropped (the
+    /// CLI warns with ``tornFinalRecord(in:)``), except on standard input, which
+    /// cannot be read twice to say so, where it stays an error.
+    private static func dropTorn(_ path: String) -> ((LifecycleLogError) -> Void)? {
+        path == "-" ? nil : { _ in }
+    }
+
     /// Streams every event of the trace at `path` (a `.lmdb` trace file, or a
     /// `.jsonl` trace read directly, nothing written) to `body`, in order,
     /// until `body` returns `false`.
@@ -81,7 +88,7 @@ public enum Replayer {
         if isJSONLines(path) {
             struct Stop: Error {}
             do {
-                try JSONLinesDecoder.forEachEvent(inFile: path, tornFinalRecord: { _ in }) { seq, _, event in
+                try JSONLinesDecoder.forEachEvent(inFile: path, tornFinalRecord: Self.dropTorn(path)) { seq, _, event in
                     if try !body(seq, event) { throw Stop() }
                 }
             } catch is Stop {}
@@ -97,7 +104,9 @@ public enum Replayer {
     /// if report.errors > 0 { print(report.findings) }
     /// ```
     /// - Parameters:
-    ///   - path: a `.lmdb` trace file, or a `.jsonl` trace (read directly, nothing written).
+    ///   - path: a `.lmdb` trace file, or a `.jsonl` trace (read directly, nothing written; a torn
+    ///     last line, as a killed writer leaves, is dropped as `replay import` drops it: see
+    ///     ``tornFinalRecord(in:)``).
     ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
     ///   - customRules: an app's own rules, run beside the catalogue's (see ``LifecycleRule``).
     ///   - progress: called with the number of events replayed so far, every 65,536 events.
@@ -117,7 +126,9 @@ public enum Replayer {
     /// that of the reducer's state, however many findings the trace has.
     ///
     /// - Parameters:
-    ///   - path: a `.lmdb` trace file, or a `.jsonl` trace (read directly, nothing written).
+    ///   - path: a `.lmdb` trace file, or a `.jsonl` trace (read directly, nothing written; a torn
+    ///     last line, as a killed writer leaves, is dropped as `replay import` drops it: see
+    ///     ``tornFinalRecord(in:)``).
     ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
     ///   - customRules: an app's own rules, run beside the catalogue's (see ``LifecycleRule``).
     ///   - progress: called with the number of events replayed so far, every 65,536 events.
@@ -149,7 +160,7 @@ public enum Replayer {
                     return located
                 })
             }
-            try JSONLinesDecoder.forEachEvent(inFile: path, tornFinalRecord: { _ in }) { seq, line, event in
+            try JSONLinesDecoder.forEachEvent(inFile: path, tornFinalRecord: Self.dropTorn(path)) { seq, line, event in
                 lines.note(seq: seq, line: line)
                 reducer.apply(seq: seq, event)
                 if !reducer.findings.isEmpty { try handLocated(reducer.takeSettledFindings()) }
