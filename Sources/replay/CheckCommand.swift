@@ -16,8 +16,13 @@ extension Replay {
             commandName: "check",
             abstract: "Replay traces and report what the rules find (the default command).",
             discussion: """
-                TRACE is a trace file (.lmdb), a JSON Lines trace (.jsonl, replayed directly, nothing \
-                written) or a folder, whose traces are replayed in parallel and reported together in name order.
+                TRACE is a trace file (.lmdb), a JSON Lines trace (.jsonl or .ndjson, replayed directly, nothing \
+                written; a file under another name is read as what it holds) or a folder, whose traces are \
+                replayed in parallel and reported together in name order.
+
+                --expect compares each trace's report with its expected report (T.expected.json for T.jsonl: \
+                with a folder, --expect names the folder that holds them, such as the traces' own) on rule, \
+                severity, seq, related seqs and counts; --expect-messages compares message text too.
 
                 Findings are located at the file line of their event in a .jsonl trace \
                 (trace.jsonl:18: … (seq 13)) and at their seq in a .lmdb trace (trace.lmdb: seq 13:).
@@ -32,9 +37,10 @@ extension Replay {
                   replay traces/ --assert --format github
                   replay session.lmdb --state --at 4812
                   replay traces/lost-update.jsonl --expect traces/lost-update.expected.json
+                  replay traces/ --expect traces/ --assert
                 """)
 
-        @Argument(help: "Trace files (.lmdb), JSON Lines traces (.jsonl) or folders of them.")
+        @Argument(help: "Trace files (.lmdb), JSON Lines traces (.jsonl, .ndjson) or folders of them.")
         var traces: [String]
 
         @Flag(help: "Exit with status 1 when an error is found.")
@@ -58,18 +64,29 @@ extension Replay {
         @Option(help: "With --state, the seq just after which to show the state (default: the end).")
         var at: UInt64?
 
-        @Option(help: "Compare the report with this expected-report file; print a diff and exit 1 when they differ.")
+        @Option(help: "Compare the report with this expected-report file (with a folder or several traces: the folder holding NAME.expected.json for each trace NAME); print a diff and exit 1 when they differ.")
         var expect: String?
 
-        @Flag(help: "With --expect, write the current report to the expected file instead of comparing.")
+        @Flag(help: "With --expect, write the current reports to the expected files instead of comparing.")
         var updateExpected = false
+
+        @Flag(help: "With --expect, compare the findings' message text too (by default only what the spec makes contract: rule, severity, seq, related, and the counts).")
+        var expectMessages = false
 
         func validate() throws {
             if traces.isEmpty { throw ValidationError("Name at least one trace, for example: replay session.lmdb --assert") }
             if at != nil && !state { throw ValidationError("--at goes with --state: replay TRACE --state --at SEQ") }
             if state && format != .text && format != .json { throw ValidationError("--state prints text or json; use --format text or --format json") }
             if updateExpected && expect == nil { throw ValidationError("--update-expected needs --expect FILE to know where to write") }
-            if (expect != nil || state) && traces.count != 1 { throw ValidationError("--expect and --state take exactly one trace") }
+            if expectMessages && expect == nil { throw ValidationError("--expect-messages goes with --expect FILE: replay TRACE --expect TRACE.expected.json --expect-messages") }
+            if expect != nil && format != .text {
+                throw ValidationError("--expect prints a diff as text; leave out --format \(format.rawValue) (replay the traces once more without --expect for that format)")
+            }
+            if expect != nil && state { throw ValidationError("--expect compares findings, --state prints the state: give one of them") }
+            if state && traces.count != 1 { throw ValidationError("--state takes exactly one trace") }
+            if strict && !assert && format != .junit {
+                throw ValidationError("--strict goes with --assert (it makes warnings fail the assertion): replay TRACE --assert --strict")
+            }
         }
 
         func run() throws {
@@ -77,40 +94,32 @@ extension Replay {
             configuration.explore = explore
 
             if state {
+                warnAboutTornRecords([traces[0]])
                 let snapshot = try Replayer.state(of: traces[0], at: at)
                 Output.standardOutput.write(format == .json ? snapshot.json() : snapshot.table())
                 return
             }
+            if let expect {
+                try compareWithExpected(expect, configuration: configuration)
+                return
+            }
             let paths = try Self.expand(traces)
-            if paths.count == 1 && expect == nil {
+            warnAboutTornRecords(paths)
+            if paths.count == 1 {
                 // One trace: stream the report, in memory that does not grow with the trace.
-                let report = try Self.stream(paths[0], configuration: configuration, format: format, strict: strict)
+                let report: ReplayReport
+                do {
+                    report = try Self.stream(paths[0], configuration: configuration, format: format, strict: strict)
+                } catch let error as LifecycleLogError where format != .text && format != .json {
+                    // CI formats record the unreadable trace (a JUnit error, a SARIF
+                    // notification, a GitHub annotation) rather than leave an empty file.
+                    try writeReport([], unreadable: [error], configuration: configuration)
+                    return
+                }
                 try assertion([report])
                 return
             }
             let results = try Self.replayAll(paths, configuration: configuration)
-
-            if let expect {
-                // `!`: validate() allows --expect with exactly one trace.
-                let report = try results.first!.get()
-                if updateExpected {
-                    try OutputFile.checkNotInput(expect, inputs: traces + (rules.map { [$0] } ?? []))
-                    let out = try Output.to(path: expect)
-                    out.write(ExpectedReport.render(report))
-                    try out.commit()
-                    Output.standardError.write("wrote \(expect)\n")
-                    return
-                }
-                guard let expectedText = try? String(contentsOfFile: expect, encoding: .utf8) else {
-                    throw LifecycleLogError(.io, "cannot read the expected report; create it with --update-expected", path: expect)
-                }
-                if let diff = try ExpectedReport.difference(report, expectedText: expectedText, expectedPath: expect) {
-                    Output.standardOutput.write(diff)
-                    throw ExitCode(1)
-                }
-                Output.standardOutput.write("\(report.trace): matches \(expect) (\(report.errors) errors, \(report.warnings) warnings)\n")
-                return
-            }
             // A trace that cannot be read does not hide the others' report: it is
             // recorded in it (JSON errors, SARIF notifications, …), and exits 2.
             var reports: [ReplayReport] = []
@@ -121,6 +130,12 @@ extension Replay {
                 case .failure(let error): unreadable.append(error)
                 }
             }
+            try writeReport(reports, unreadable: unreadable, configuration: configuration)
+        }
+
+        /// Writes the report of `reports` with `unreadable` recorded in it, then
+        /// exits 2 when some trace could not be read, or applies --assert.
+        private func writeReport(_ reports: [ReplayReport], unreadable: [LifecycleLogError], configuration: RuleConfiguration) throws {
             let rendered = ReportRenderer.render(reports, format: format, strict: strict, configuration: configuration, unreadable: unreadable)
             Output.standardOutput.write(format == .text && Terminal.colors(1) ? Terminal.colorize(rendered) : rendered)
             if format == .github {
@@ -166,27 +181,132 @@ extension Replay {
 
         /// Files as given; folders become the traces inside them (recursively), sorted by path.
         static func expand(_ arguments: [String]) throws -> [String] {
-            var paths: [String] = []
+            try expandNamed(arguments).map(\.path)
+        }
+
+        /// Whether a file found in a folder is a trace: `.lmdb`, `.jsonl` or
+        /// `.ndjson` (in any case), and not hidden.
+        static func isTraceName(_ relative: String) -> Bool {
+            let lower = relative.lowercased()
+            return (lower.hasSuffix(".lmdb") || lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson"))
+                && !relative.split(separator: "/").contains { $0.hasPrefix(".") }
+        }
+
+        /// Like ``expand(_:)``, with each trace's name: its path inside the
+        /// folder given, or its file name for a trace given itself.
+        static func expandNamed(_ arguments: [String]) throws -> [(path: String, name: String)] {
+            var paths: [(path: String, name: String)] = []
             let files = FileManager.default
             for argument in arguments {
                 let isFolder = Self.isFolder(argument, files)
-                guard argument == "-" || isFolder != nil else {
-                    if let command = closestCommand(to: argument) {
-                        throw LifecycleLogError(.io, "no such file or folder. Did you mean `replay \(command)`?", path: argument)
-                    }
-                    throw LifecycleLogError(.io, "no such file or folder; check the path", path: argument)
+                if argument != "-" && isFolder == nil, let command = closestCommand(to: argument) {
+                    throw LifecycleLogError(.io, "no such file or folder. Did you mean `replay \(command)`?", path: argument)
                 }
-                guard isFolder == true else { paths.append(argument); continue }
+                // A missing file is replayed like the others, and fails as unreadable:
+                // in the report, not before it.
+                guard isFolder == true else { paths.append((argument, argument.split(separator: "/").last.map(String.init) ?? argument)); continue }
                 let base = argument.hasSuffix("/") ? argument : argument + "/"
-                let found = ((try? files.subpathsOfDirectory(atPath: argument)) ?? [])
-                    .filter { ($0.hasSuffix(".lmdb") || $0.hasSuffix(".jsonl")) && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
-                    .sorted()
+                let found = ((try? files.subpathsOfDirectory(atPath: argument)) ?? []).filter(isTraceName).sorted()
                 if found.isEmpty {
-                    throw LifecycleLogError(.io, "the folder holds no .lmdb or .jsonl traces", path: argument)
+                    throw LifecycleLogError(.io, "the folder holds no .lmdb, .jsonl or .ndjson traces", path: argument)
                 }
-                paths += found.map { base + $0 }
+                paths += found.map { (base + $0, $0) }
             }
             return paths
+        }
+
+        /// The expected-report file of a trace named `name` in the folder `folder`:
+        /// the name without its extension, then `.expected.json`.
+        static func expectedPath(in folder: String, for name: String) -> String {
+            let fileStart = name.lastIndex(of: "/").map { name.index(after: $0) } ?? name.startIndex
+            var stem = Substring(name)
+            if let dot = name[fileStart...].lastIndex(of: "."), dot != fileStart { stem = name[..<dot] }
+            return (folder.hasSuffix("/") ? folder : folder + "/") + stem + ".expected.json"
+        }
+
+        /// `--expect`: compares each trace's report with its expected report (or
+        /// writes them, with --update-expected). One trace given as a file and a
+        /// FILE that is not a folder: that file. Otherwise FILE is a folder holding
+        /// `NAME.expected.json` for each trace `NAME.jsonl` (its path inside the
+        /// folder given), so `replay traces/ --expect traces/` uses the files
+        /// beside the traces. A difference exits 1; a trace that cannot be read,
+        /// or has no expected report, exits 2 after the others are compared.
+        private func compareWithExpected(_ expect: String, configuration: RuleConfiguration) throws {
+            let files = FileManager.default
+            let entries = try Self.expandNamed(traces)
+            let oneFile = traces.count == 1 && Self.isFolder(traces[0], files) != true
+            let intoFolder = !oneFile || expect.hasSuffix("/") || Self.isFolder(expect, files) == true
+            if intoFolder && Self.isFolder(expect, files) != true {
+                throw LifecycleLogError(.invalidArgument, oneFile
+                    ? "no such folder for the expected reports; create it, or name a file (without a trailing /)"
+                    : "with several traces, --expect names a folder of expected reports, one NAME.expected.json for each trace NAME.jsonl "
+                    + "(replay traces/ --expect traces/ uses the files beside the traces); create the folder, or give one trace",
+                    path: expect)
+            }
+            let targets = entries.map { intoFolder ? Self.expectedPath(in: expect, for: $0.name) : expect }
+            let inputs = entries.map(\.path) + (rules.map { [$0] } ?? [])
+            if updateExpected {
+                var seen: [String: String] = [:]
+                for (entry, target) in zip(entries, targets) {
+                    if let other = seen.updateValue(entry.path, forKey: target) {
+                        throw LifecycleLogError(.invalidArgument,
+                            "\(other) and \(entry.path) would both write this expected report; update them one at a time", path: target)
+                    }
+                    try OutputFile.checkNotInput(target, inputs: inputs)
+                }
+            }
+            warnAboutTornRecords(entries.map(\.path))
+            let results = try Self.replayAll(entries.map(\.path), configuration: configuration)
+            var reports: [ReplayReport] = []
+            var problems: [LifecycleLogError] = []
+            var differing = 0, matching = 0
+            for (result, target) in zip(results, targets) {
+                let report: ReplayReport
+                switch result {
+                case .failure(let error): problems.append(error); continue
+                case .success(let success): report = success
+                }
+                reports.append(report)
+                if updateExpected {
+                    // The --expect folder exists; its subfolders, in the traces' layout, are made as needed.
+                    let folder = String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)])
+                    if intoFolder, !folder.isEmpty { try? files.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+                    let out = try Output.to(path: target)
+                    out.write(ExpectedReport.render(report))
+                    try out.commit()
+                    Output.standardError.write("wrote \(target)\n")
+                    continue
+                }
+                guard let expectedText = try? String(contentsOfFile: target, encoding: .utf8) else {
+                    let exists = files.fileExists(atPath: target)
+                    problems.append(LifecycleLogError(.io, exists
+                        ? "cannot read the expected report of \(report.trace); check its permissions, or write it again with --update-expected"
+                        : "there is no expected report for \(report.trace); create it with: replay \(report.trace) --expect \(target) --update-expected",
+                        path: target))
+                    continue
+                }
+                if let diff = try ExpectedReport.difference(report, expectedText: expectedText, expectedPath: target, messages: expectMessages) {
+                    Output.standardOutput.write(diff)
+                    differing += 1
+                } else {
+                    Output.standardOutput.write("\(report.trace): matches \(target) (\(report.errors) errors, \(report.warnings) warnings)\n")
+                    matching += 1
+                }
+            }
+            if !updateExpected && entries.count > 1 {
+                let compared = differing + matching
+                Output.standardOutput.write(differing == 0
+                    ? "expect: \(compared) trace\(compared == 1 ? "" : "s") match\(compared == 1 ? "es its" : " their") expected report\(compared == 1 ? "" : "s")"
+                    : "expect: \(differing) of \(compared) traces differ from their expected reports")
+                Output.standardOutput.write(problems.isEmpty ? "\n" : " (and \(problems.count) could not be compared)\n")
+            }
+            if !problems.isEmpty {
+                try Output.standardOutput.flush()
+                for error in problems { Output.standardError.write("replay: error: \(VisibleText.escape(error.description))\n") }
+                throw ExitCode(2)
+            }
+            if differing > 0 { throw ExitCode(1) }
+            try assertion(reports)
         }
 
         /// Replays one trace, rendering its report as findings become final into

@@ -118,6 +118,7 @@ extension Replay {
         private func exportTraceEvents() throws {
             var configuration = try loadRuleConfiguration(rules)
             configuration.explore = explore
+            warnAboutTornRecords([trace])
             let out = try Output.to(path: output)
             do {
                 if output == nil || output == "-" {

@@ -60,6 +60,7 @@ extension Replay {
             try OutputFile.check(expectedPath, writes: .json, command: "replay minimize", inputs: inputs, force: force)
             let configuration = try loadRuleConfiguration(rules)
             let started = ContinuousClock.now
+            warnAboutTornRecords([trace])
             let events = try TraceMinimizer.load(trace)
             let result = try TraceMinimizer.minimize(events, rule: rule, seq: seq, configuration: configuration)
             let elapsed = ContinuousClock.now - started

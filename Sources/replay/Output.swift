@@ -194,3 +194,13 @@ extension Output {
 private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, bytes, count)
 }
+
+/// Prints `replay import`'s warning for each JSON Lines trace of `paths` whose
+/// last line is torn (a writer killed mid-line): every reader drops that line.
+func warnAboutTornRecords(_ paths: [String]) {
+    for path in paths {
+        if let warning = Replayer.tornFinalRecord(in: path) {
+            Output.standardError.write("warning: \(VisibleText.escape(warning.description))\n")
+        }
+    }
+}

@@ -53,13 +53,22 @@ extension Replay {
         @Option(help: "With --listen: the secret every client must present (needed beyond the loopback address).")
         var token: String?
 
+        func validate() throws {
+            if listen == nil && token != nil { throw ValidationError("--token goes with --listen") }
+            if listen != nil && input != "-" { throw ValidationError("--input and --listen are two different sources; give one") }
+        }
+
         func run() throws {
+            // Like every writing command: a name of another format is refused (issue 22), so
+            // that `record t.jsonl` does not leave a trace file that readers take for JSON Lines.
+            try OutputFile.check(trace, writes: .traceFile, command: "replay record", inputs: [input], force: false, suggestion: [
+                .jsonLines: "replay record TRACE.lmdb, then replay export TRACE.lmdb -o OUT.jsonl",
+                .html: "replay report TRACE -o OUT.html",
+                .json: "replay TRACE --format json > OUT.json",
+            ], argument: "the trace")
             if let listen {
                 try collect(on: listen)
                 return
-            }
-            if token != nil {
-                throw ValidationError("--token goes with --listen")
             }
             let summary = try TraceInterchange.record(from: input, to: trace) { error in
                 Output.standardError.write("replay: rejected: \(error)\n")
@@ -70,7 +79,6 @@ extension Replay {
         }
 
         private func collect(on address: String) throws {
-            if input != "-" { throw ValidationError("--input and --listen are two different sources; give one") }
             // Immune to its own terminal: a reader of standard error that goes away (`2>&1 | head -1`)
             // makes writes fail with EPIPE, which are ignored, instead of killing the collector.
             signal(SIGPIPE, SIG_IGN)

@@ -45,7 +45,7 @@ struct Replay: ParsableCommand {
             } catch {
                 // `replay improt a -o b` parses as a check of the traces "improt" and "a"
                 // with an unknown option: say which command was meant instead.
-                if let hint = mistypedCommand(Array(CommandLine.arguments.dropFirst())) {
+                if let hint = mistypedCommand(Array(CommandLine.arguments.dropFirst())) ?? negativeNumber(Array(CommandLine.arguments.dropFirst())) {
                     Output.standardError.write("replay: error: \(hint)\n")
                     processExit(2)
                 }
@@ -79,6 +79,19 @@ func mistypedCommand(_ arguments: [String]) -> String? {
           !Replay.configuration.subcommands.contains(where: { ($0.configuration.commandName ?? String(describing: $0).lowercased()) == word }),
           let command = Replay.Check.closestCommand(to: word) else { return nil }
     return "unknown command '\(VisibleText.escape(word))'. Did you mean `replay \(command)`? (replay --help lists the commands)"
+}
+
+/// For arguments that failed to parse because an option's value is a negative
+/// number (which argument-parser takes for an option, and reports as a
+/// "Missing value"): the sentence that says so.
+func negativeNumber(_ arguments: [String]) -> String? {
+    for (option, value) in zip(arguments, arguments.dropFirst()) where option.hasPrefix("-") && option != "--" {
+        guard value.count > 1, value.hasPrefix("-"), let first = value.dropFirst().first, first.isNumber || first == "." else { continue }
+        guard Double(value) != nil else { continue }
+        let name = VisibleText.escape(option)
+        return "\(name) takes a number of 0 or more, got \(VisibleText.escape(value)): a negative number has no meaning there (replay COMMAND --help says what \(name) takes)"
+    }
+    return nil
 }
 
 /// Flushes standard output and ends the process with `status`, or with 2

@@ -42,6 +42,7 @@ extension Replay {
                 .jsonLines: "replay export TRACE.lmdb -o OUT.jsonl",
                 .json: "replay TRACE --format json > OUT.json",
             ])
+            warnAboutTornRecords([trace])
             let timeline = try Timeline.build(trace, configuration: configuration)
             let out = try Output.to(path: output)
             out.write(timeline.html())

@@ -1,6 +1,14 @@
 import ArgumentParser
 import LifecycleLog
 
+/// What `replay stats` prints.
+enum StatsFormat: String, ExpressibleByArgument, CaseIterable {
+    /// Aligned text.
+    case text
+    /// One JSON object.
+    case json
+}
+
 extension Replay {
     /// `replay stats TRACE`
     struct Stats: ParsableCommand {
@@ -17,18 +25,15 @@ extension Replay {
         var trace: String
 
         @Option(help: "text or json.")
-        var format: ReportFormat = .text
+        var format: StatsFormat = .text
 
         @Flag(help: "Count the what-if findings (kill-exposure) too.")
         var explore = false
 
-        func validate() throws {
-            if format != .text && format != .json { throw ValidationError("stats prints text or json; use --format text or --format json") }
-        }
-
         func run() throws {
             var configuration = RuleConfiguration()
             configuration.explore = explore
+            warnAboutTornRecords([trace])
             let stats = try TraceStatistics.gather(trace, configuration: configuration)
             Output.standardOutput.write(format == .json ? stats.json() : stats.text())
         }
@@ -69,8 +74,18 @@ extension Replay {
             let filter = EventListing.Filter(from: from, to: to ?? .max, window: window, kinds: Set(kind))
             // Gathered (spilling to disk) and printed only when the range was read whole:
             // a trace damaged inside the range prints its error, not half a listing.
+            warnAboutTornRecords([trace])
             let listing = SpillBuffer()
-            try EventListing.list(trace, filter: filter) { try listing.append($0 + "\n") }
+            let listed = try EventListing.list(trace, filter: filter) { try listing.append($0 + "\n") }
+            // A --kind that is no kind of event and matched none is a typo (`wrte`), not an empty
+            // listing; a kind this version does not know but the trace holds is listed.
+            for name in kind.sorted() where !EventListing.knownKinds.contains(name) && !listed.contains(name) {
+                let close = EventListing.knownKinds.filter { Check.editDistance(Array(name), Array($0)) <= 2 }
+                throw LifecycleLogError(.invalidArgument,
+                    "no event of kind \"\(VisibleText.escape(name))\" in the trace\(close.isEmpty ? "" : "; did you mean \(close.joined(separator: " or "))?"); "
+                    + "the kinds are: \(EventListing.knownKinds.joined(separator: ", ")) (and any unknown kind the trace holds)",
+                    path: trace)
+            }
             try listing.drain(into: Output.standardOutput)
         }
     }

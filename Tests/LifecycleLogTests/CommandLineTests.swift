@@ -179,8 +179,17 @@ final class CommandLineTests: XCTestCase {
         for format in ReportFormat.allCases {
             let result = try replay(broken, "--format", format.rawValue)
             XCTAssertEqual(result.status, 2)
-            XCTAssertEqual(result.stdout, "", "\(format): a half-written report was printed")
             XCTAssertTrue(result.stderr.contains("broken.jsonl: line 16: seq 14: unknown phase \"dozing\""), result.stderr)
+            switch format {
+            case .text, .json:
+                XCTAssertEqual(result.stdout, "", "\(format): a half-written report was printed")
+            case .junit, .sarif, .github:
+                // A complete report that records the error, and none of the findings before it (issue 22).
+                XCTAssertTrue(result.stdout.contains("unknown phase"), "\(format): \(result.stdout)")
+                XCTAssertFalse(result.stdout.contains("lost-update ("), "\(format): a half-written report was printed")
+                XCTAssertFalse(result.stdout.contains("\"ruleId\""), "\(format): a half-written report was printed")
+                XCTAssertFalse(result.stdout.contains("<failure"), "\(format): a half-written report was printed")
+            }
         }
     }
 }

@@ -86,7 +86,15 @@ final class FormatVersion2Tests: XCTestCase {
             #"{"event":"kill","t":3,"reason":"user"}"#,
             #"{"event":"kill","t":4}"#,
         ]
-        for text in [v1.joined(separator: "\n"), ([header1] + v1).joined(separator: "\n")] {
+        // Without a header, `process` and `kill` are refused (issue 22: they need version 2); a trace
+        // that declares version 1 keeps them as an extra member and an unknown kind.
+        XCTAssertThrowsError(try events(v1.joined(separator: "\n"))) { error in
+            XCTAssertTrue("\(error)".contains(#"line 1: seq 1: the member "process" needs trace format version 2"#), "\(error)")
+        }
+        XCTAssertThrowsError(try events(v1[3])) { error in
+            XCTAssertTrue("\(error)".contains(#"the event kind "kill" needs trace format version 2"#), "\(error)")
+        }
+        for text in [([header1] + v1).joined(separator: "\n")] {
             let parsed = try events(text)
             XCTAssertNil(parsed[0].process)
             guard case .launch(let launch) = parsed[0].kind else { return XCTFail() }
@@ -284,7 +292,13 @@ final class FormatVersion2Tests: XCTestCase {
         XCTAssertEqual(try exportLines(path), first + [more])
         // A version-1 trace continued without a header stays version 1: `process` stays an extra member.
         let v1 = folder.file("v1.lmdb")
-        _ = try TraceInterchange.record(from: folder.write("c.jsonl", launch() + "\n" + #"{"event":"mark","t":1,"process":"x","label":"m"}"# + "\n"), to: v1) { XCTFail("\($0)") }
+        _ = try TraceInterchange.record(from: folder.write("c0.jsonl", launch() + "\n"), to: v1) { XCTFail("\($0)") }
+        _ = try TraceInterchange.record(from: folder.write("c.jsonl", #"{"event":"mark","t":1,"process":"x","label":"m"}"# + "\n"), to: v1) { XCTFail("\($0)") }
+        // A new trace recorded without a header that uses `process` is refused: it needs version 2 (issue 22).
+        var refused: [LifecycleLogError] = []
+        _ = try TraceInterchange.record(from: folder.write("d.jsonl", launch() + "\n" + #"{"event":"mark","t":1,"process":"x","label":"m"}"# + "\n"),
+                                        to: folder.file("new.lmdb")) { refused.append($0) }
+        XCTAssertEqual(refused.map(\.line), [2])
         XCTAssertEqual(try exportLines(v1).first, header1)
         XCTAssertEqual(try exportLines(v1).last, #"{"event":"mark","t":1,"label":"m","process":"x"}"#)
     }

@@ -110,9 +110,10 @@ final class MinimizeTests: XCTestCase {
     func testWithoutASeqAnyFindingOfTheRuleIsKept() throws {
         let events = try TraceMinimizer.load("\(repositoryRoot)/traces/examples/macos-editor-quit.jsonl")
         let result = try TraceMinimizer.minimize(events, rule: .unsavedAtExit)
-        // Rules version 2: a run whose willTerminate came is judged there even when the trace stops
-        // (rules.md, Readings 11), so the terminate after it is not needed.
-        XCTAssertEqual(result.events.map(\.name), ["launch", "write", "delegate"])
+        // The finding stays at the event where the original has it (the terminate, seq 18), not at
+        // the willTerminate before it, where a shorter candidate would move it (issue 22).
+        XCTAssertEqual(result.events.map(\.name), ["launch", "write", "terminate"])
+        XCTAssertEqual(result.originalSeqs.last, 18)
         XCTAssertEqual(result.findings.map(\.rule), [.unsavedAtExit])
         // The expected report names the fixture by its file name.
         XCTAssertTrue(result.expectedReport(fixture: "/x/y/f.jsonl").hasPrefix(#"{"trace":"f.jsonl","events":3,"runs":1,"#))

@@ -64,27 +64,29 @@ public enum OutputFile {
     ///   - force: whether `--force` allows replacing a file of another kind.
     ///   - suggestion: what to use instead when the extension names another
     ///     kind, keyed by that kind, such as `"replay export TRACE -o OUT.jsonl"`.
+    ///   - argument: how the messages call `output` (`"-o"`, or `"the trace"` for `replay record`).
     /// - Throws: `LifecycleLogError` `invalidArgument` naming `output`.
     public static func check(_ output: String, writes kind: Kind, command: String, inputs: [String], force: Bool,
-                             suggestion: [Kind: String] = [:]) throws {
+                             suggestion: [Kind: String] = [:], argument: String = "-o") throws {
         guard output != "-" else { return }
         try checkNotInput(output, inputs: inputs)
         if let named = Kind.named(by: output), named != kind {
             var message = "\(command) writes \(kind.rawValue), but the name ends in the extension of \(named.rawValue)"
             if let instead = suggestion[named] { message += "; to write \(named.rawValue), use: \(instead)" }
-            message += "; or give -o a name that does not end in that extension"
+            message += "; or give \(argument) a name that does not end in that extension"
             throw LifecycleLogError(.invalidArgument, message, path: output)
         }
         var target = stat()
         guard stat(output, &target) == 0 else { return }  // a new file
         if (target.st_mode & S_IFMT) == S_IFDIR {
-            throw LifecycleLogError(.invalidArgument, "is a folder; -o needs a file name", path: output)
+            throw LifecycleLogError(.invalidArgument, "is a folder; \(argument) needs a file name", path: output)
         }
         guard !force, (target.st_mode & S_IFMT) == S_IFREG, target.st_size > 0 else { return }
         let found = existingKind(output)
         if found != kind {
             throw LifecycleLogError(.invalidArgument,
-                "the file exists and holds \(found?.rawValue ?? "something replay does not write"), not \(kind.rawValue); pass --force to replace it, or choose another name",
+                "the file exists and holds \(found?.rawValue ?? "something replay does not write"), not \(kind.rawValue); "
+                + (argument == "-o" ? "pass --force to replace it, or choose another name" : "choose another name"),
                 path: output)
         }
     }
@@ -106,6 +108,27 @@ public enum OutputFile {
                     path: output)
             }
         }
+    }
+
+    /// Whether the file at `path` reads as JSON Lines: it is not a trace file
+    /// (by LMDB's magic number) and its first character, after a byte-order
+    /// mark and white space, starts a JSON object or a `#` comment. A missing
+    /// or empty file does not.
+    static func startsLikeJSONLines(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 512)
+        let count = read(fd, &head, head.count)
+        guard count > 0 else { return false }
+        if count >= 20 {
+            let magic = UInt32(head[16]) | UInt32(head[17]) << 8 | UInt32(head[18]) << 16 | UInt32(head[19]) << 24
+            if magic == LMDBFileCheck.magic { return false }
+        }
+        var i = 0
+        if count >= 3, head[0] == 0xEF, head[1] == 0xBB, head[2] == 0xBF { i = 3 }
+        while i < count, head[i] == 0x20 || head[i] == 0x09 || head[i] == 0x0A || head[i] == 0x0D { i += 1 }
+        return i < count && (head[i] == UInt8(ascii: "{") || head[i] == UInt8(ascii: "#"))
     }
 
     /// What the existing file at `path` holds, judged by its first bytes.

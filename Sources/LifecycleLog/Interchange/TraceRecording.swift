@@ -25,7 +25,7 @@ extension TraceInterchange {
         let writer = try TraceWriter(path: path, sharing: .shared)
         // A stream that continues a version-2 trace is read as version 2 unless its own header says otherwise.
         var decoder = JSONLinesDecoder(path: input == "-" ? "stdin" : input, continuingAfter: writer.lastSeq, at: writer.lastTime,
-                                       formatVersion: Int64(writer.formatVersion))
+                                       formatVersion: Int64(writer.formatVersion), declared: writer.lastSeq > 0)
         var reader = try LineReader(path: input, bufferSize: 64 * 1024)
         var batch: [Event] = []
         var summary = RecordingSummary(accepted: 0, rejected: 0, lastSeq: writer.lastSeq)

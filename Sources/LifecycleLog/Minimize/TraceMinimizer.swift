@@ -74,6 +74,11 @@ public enum TraceMinimizer {
             throw LifecycleLogError(.invalidArgument, "there is no event with seq \(seq): the trace has \(events.count) events")
         }
         var search = Search(events: events, rule: rule, anchor: seq.map { Int($0) - 1 }, configuration: configuration)
+        if seq == nil {
+            // Without --seq, a candidate must keep one of the original's findings of the rule (at the
+            // same event), not one that removing events created elsewhere (say, by removing a save).
+            search.originalAnchors = Set(search.findings(Array(events.indices)).filter { $0.rule == rule }.map { Int($0.seq) - 1 })
+        }
         guard search.fires(Array(events.indices)) else {
             let fired = search.rulesFiring(Array(events.indices))
             let at = seq.map { " at seq \($0)" } ?? ""
@@ -89,8 +94,10 @@ public enum TraceMinimizer {
         reducer.finish()
         let findings = reducer.findings
         let anchorSeq = search.anchor.flatMap { a in kept.firstIndex(of: a) }.map { UInt64($0 + 1) }
-        // `!`: the search only ever keeps candidates in which the rule fires (at the anchor).
-        let finding = findings.first { $0.rule == rule && (anchorSeq == nil || $0.seq == anchorSeq) }!
+        // `!`: the search only ever keeps candidates in which the rule fires (at the anchor, or at
+        // an event where the original had it).
+        let finding = findings.first { $0.rule == rule && (anchorSeq == nil || $0.seq == anchorSeq)
+            && (search.anchor != nil || search.originalAnchors.contains(kept[Int($0.seq) - 1])) }!
         return Result(events: minimal, originalSeqs: kept.map { UInt64($0 + 1) }, finding: finding, findings: findings,
                       runs: reducer.runCount, candidates: search.candidates, originalCount: events.count)
     }
@@ -113,6 +120,8 @@ private struct Search {
     let isLaunch: [Bool], isOpen: [Bool]
     /// The events at which the original trace already has a structural finding (`event-before-launch`, `unknown-window`).
     var structural: Set<Int> = []
+    /// Without an anchor: the events at which the original trace has a finding of the rule.
+    var originalAnchors: Set<Int> = []
     private(set) var candidates = 0
 
     init(events: [Event], rule: Rule, anchor: Int?, configuration: RuleConfiguration) {
@@ -179,7 +188,7 @@ private struct Search {
         }
         var found = false
         for f in findings(kept) {
-            if f.rule == rule, anchorSeq == nil || f.seq == anchorSeq { found = true }
+            if f.rule == rule, anchorSeq.map({ f.seq == $0 }) ?? originalAnchors.contains(kept[Int(f.seq) - 1]) { found = true }
             if f.rule != rule, Self.isStructural(f.rule), !structural.contains(kept[Int(f.seq) - 1]) { return false }
         }
         return found

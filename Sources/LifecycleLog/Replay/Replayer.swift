@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What replaying one trace found.
 public struct ReplayReport: Sendable, Hashable {
     /// The trace's path, as given.
@@ -32,9 +38,45 @@ public struct ReplayReport: Sendable, Hashable {
 
 /// Replays trace files through a ``LifecycleReducer``.
 public enum Replayer {
-    /// Whether `path` names a JSON Lines trace (by its extension) rather than a trace file.
+    /// Whether `path` is a JSON Lines trace rather than a trace file: `-`
+    /// (standard input), a name ending in `.jsonl` or `.ndjson` (in any case),
+    /// or, under any other name but `.lmdb`, a file whose content is JSON Lines
+    /// (its first bytes are not a trace file's and start a JSON object or a
+    /// `#` comment), so that `session.json`, `spool.log` or `trace` read as
+    /// what they hold.
     public static func isJSONLines(_ path: String) -> Bool {
-        path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson") || path == "-"
+        if path == "-" { return true }
+        switch OutputFile.Kind.named(by: path) {
+        case .jsonLines: return true
+        case .traceFile: return false
+        case .html, .json, nil: return OutputFile.startsLikeJSONLines(path)
+        }
+    }
+
+    /// The warning for a JSON Lines trace whose last line is torn (no newline
+    /// and not valid JSON: what a writer killed mid-line, such as a
+    /// `SpoolSink`, leaves), or `nil`. Every reader drops such a line, as
+    /// `replay import` does; this says so, naming the line. It reads the file
+    /// again only when it does not end in a newline.
+    public static func tornFinalRecord(in path: String) -> LifecycleLogError? {
+        guard path != "-", isJSONLines(path) else { return nil }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        var last: UInt8 = 0
+        let size = lseek(fd, -1, SEEK_END)
+        let count = size >= 0 ? read(fd, &last, 1) : 0
+        close(fd)
+        guard count == 1, last != UInt8(ascii: "\n") else { return nil }
+        var found: LifecycleLogError?
+        _ = try? JSONLinesDecoder.forEachEvent(inFile: path, tornFinalRecord: { found = $0 }) { _, _, _ in }
+        return found
+    }
+
+    /// How a reader treats a torn last line of the file at `path`: dropped (the
+    /// CLI warns with ``tornFinalRecord(in:)``), except on standard input, which
+    /// cannot be read twice to say so, where it stays an error.
+    private static func dropTorn(_ path: String) -> ((LifecycleLogError) -> Void)? {
+        path == "-" ? nil : { _ in }
     }
 
     /// Streams every event of the trace at `path` (a `.lmdb` trace file, or a
@@ -46,7 +88,7 @@ public enum Replayer {
         if isJSONLines(path) {
             struct Stop: Error {}
             do {
-                try JSONLinesDecoder.forEachEvent(inFile: path) { seq, _, event in
+                try JSONLinesDecoder.forEachEvent(inFile: path, tornFinalRecord: Self.dropTorn(path)) { seq, _, event in
                     if try !body(seq, event) { throw Stop() }
                 }
             } catch is Stop {}
@@ -62,7 +104,9 @@ public enum Replayer {
     /// if report.errors > 0 { print(report.findings) }
     /// ```
     /// - Parameters:
-    ///   - path: a `.lmdb` trace file, or a `.jsonl` trace (read directly, nothing written).
+    ///   - path: a `.lmdb` trace file, or a `.jsonl` trace (read directly, nothing written; a torn
+    ///     last line, as a killed writer leaves, is dropped as `replay import` drops it: see
+    ///     ``tornFinalRecord(in:)``).
     ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
     ///   - customRules: an app's own rules, run beside the catalogue's (see ``LifecycleRule``).
     ///   - progress: called with the number of events replayed so far, every 65,536 events.
@@ -82,7 +126,9 @@ public enum Replayer {
     /// that of the reducer's state, however many findings the trace has.
     ///
     /// - Parameters:
-    ///   - path: a `.lmdb` trace file, or a `.jsonl` trace (read directly, nothing written).
+    ///   - path: a `.lmdb` trace file, or a `.jsonl` trace (read directly, nothing written; a torn
+    ///     last line, as a killed writer leaves, is dropped as `replay import` drops it: see
+    ///     ``tornFinalRecord(in:)``).
     ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
     ///   - customRules: an app's own rules, run beside the catalogue's (see ``LifecycleRule``).
     ///   - progress: called with the number of events replayed so far, every 65,536 events.
@@ -114,7 +160,7 @@ public enum Replayer {
                     return located
                 })
             }
-            try JSONLinesDecoder.forEachEvent(inFile: path) { seq, line, event in
+            try JSONLinesDecoder.forEachEvent(inFile: path, tornFinalRecord: Self.dropTorn(path)) { seq, line, event in
                 lines.note(seq: seq, line: line)
                 reducer.apply(seq: seq, event)
                 if !reducer.findings.isEmpty { try handLocated(reducer.takeSettledFindings()) }

@@ -24,15 +24,22 @@ public struct EventListing: Sendable {
         }
     }
 
+    /// The event kinds of the trace format, in the order the spec lists them.
+    public static let knownKinds = ["launch", "terminate", "kill", "open", "dismiss", "phase", "delegate", "write", "read", "save", "activity", "mark"]
+
     /// Calls `line` with the header and then one aligned line per matching
     /// event: seq, t, kind, window and the other fields as `name=value`.
     ///
+    /// - Returns: the kinds of the events listed.
     /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace.
-    public static func list(_ path: String, filter: Filter, _ line: (String) throws -> Void) throws {
+    @discardableResult
+    public static func list(_ path: String, filter: Filter, _ line: (String) throws -> Void) throws -> Set<String> {
+        var listed: Set<String> = []
         try line(pad("SEQ", 8) + pad("T (ms)", 14) + pad("KIND", 10) + pad("WINDOW", 14) + "FIELDS")
         let body: (UInt64, Event) throws -> Bool = { seq, event in
             if seq > filter.to { return false }
             guard filter.matches(seq, event) else { return true }
+            listed.insert(event.name)
             let fields = event.jsonMembers.filter { !["event", "t", "window"].contains($0.name) }.map { member -> String in
                 var out: [UInt8] = []
                 if case .string(let s) = member.value { out.append(contentsOf: s.utf8) } else { JSONWriter.write(member.value, into: &out) }
@@ -47,6 +54,7 @@ public struct EventListing: Sendable {
         } else {
             try Trace(path: path).forEachEvent(from: max(filter.from, 1), body)  // starts at --from without reading what precedes it
         }
+        return listed
     }
 
     static func pad(_ s: String, _ width: Int) -> String {

@@ -16,27 +16,25 @@ public enum ExpectedReport {
     /// (expected −, actual +), and how to fix it.
     ///
     /// The comparison is of meaning, not layout: both sides are parsed and
-    /// re-rendered, and the `trace` member is not compared.
+    /// re-rendered. It compares what the rule catalogue makes contract
+    /// (spec/rules.md): the counts, and each finding's rule, severity, seq and
+    /// related seqs. Message wording is meant for people and changes between
+    /// releases, so it is compared only when `messages` is `true`. The `trace`
+    /// member is never compared.
     ///
     /// - Throws: `LifecycleLogError` `invalidInput` when `expectedText` is not a report.
-    public static func difference(_ report: ReplayReport, expectedText: String, expectedPath: String) throws -> String? {
-        var bytes = Array(expectedText.utf8)
-        let parsed: JSONValue
-        do {
-            parsed = try bytes.withUnsafeMutableBufferPointer { buf throws(JSONParser.Failure) in try JSONParser.parse(UnsafeBufferPointer(buf)) }
-        } catch {
-            throw LifecycleLogError(.invalidInput, "the expected report is not valid JSON (\(error.message)); regenerate it with --update-expected", path: expectedPath)
-        }
-        guard case .object(let members) = parsed else {
-            throw LifecycleLogError(.invalidInput, "the expected report must be one JSON object; regenerate it with --update-expected", path: expectedPath)
-        }
-        let actualLines = lines(of: render(report))
-        let expectedLines = lines(of: layout(members))
-        // The trace's name is not compared: drop it from the first line of each side, once.
-        let comparable = { (lines: [String]) in lines.map { $0.hasPrefix("{\"trace\":") ? String($0.drop { $0 != "," }) : $0 } }
-        let actualCompared = comparable(actualLines), expectedCompared = comparable(expectedLines)
+    public static func difference(_ report: ReplayReport, expectedText: String, expectedPath: String,
+                                  messages: Bool = false) throws -> String? {
+        let expectedMembers = try parse(expectedText, path: expectedPath)
+        // `!`: render writes a JSON object this parser reads.
+        let actualMembers = try! parse(render(report), path: report.trace)
+        let expectedLines = lines(of: layout(expectedMembers))
+        let actualLines = lines(of: layout(actualMembers))
+        let expectedCompared = lines(of: layout(expectedMembers, compared: true, messages: messages))
+        let actualCompared = lines(of: layout(actualMembers, compared: true, messages: messages))
         if actualCompared == expectedCompared { return nil }
-        var out = "\(report.trace): the report differs from \(expectedPath) (expected −, actual +):\n"
+        var out = "\(report.trace): the report differs from \(expectedPath)"
+            + (messages ? "" : " in its counts or its findings' rule, severity, seq or related seqs") + " (expected −, actual +):\n"
         let diff = actualCompared.difference(from: expectedCompared)
         var removed: [Int: String] = [:]
         var inserted: [Int: String] = [:]
@@ -59,17 +57,33 @@ public enum ExpectedReport {
         return out
     }
 
+    private static func parse(_ text: String, path: String) throws -> [JSONMember] {
+        var bytes = Array(text.utf8)
+        let parsed: JSONValue
+        do {
+            parsed = try bytes.withUnsafeMutableBufferPointer { buf throws(JSONParser.Failure) in try JSONParser.parse(UnsafeBufferPointer(buf)) }
+        } catch {
+            throw LifecycleLogError(.invalidInput, "the expected report is not valid JSON (\(error.message)); regenerate it with --update-expected", path: path)
+        }
+        guard case .object(let members) = parsed else {
+            throw LifecycleLogError(.invalidInput, "the expected report must be one JSON object; regenerate it with --update-expected", path: path)
+        }
+        return members
+    }
+
     private static func lines(of text: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     }
 
     /// Lays out a parsed report the way ``render(_:)`` does, so that layout
-    /// differences never count.
-    private static func layout(_ members: [JSONMember]) -> String {
+    /// differences never count: one line per finding. For comparing
+    /// (`compared`), the `trace` member is left out, and so is each
+    /// finding's `message` unless `messages` is set; the lines stay one per finding.
+    private static func layout(_ members: [JSONMember], compared: Bool = false, messages: Bool = true) -> String {
         var out: [UInt8] = []
         out.append(UInt8(ascii: "{"))
         var first = true
-        for m in members {
+        for m in members where !(compared && m.name == "trace") {
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
             if m.name == "findings" || m.name == "summary" { out.append(contentsOf: "\n ".utf8) }
@@ -80,7 +94,11 @@ public enum ExpectedReport {
                 for (i, item) in items.enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
                     out.append(contentsOf: "\n  ".utf8)
-                    JSONWriter.write(item, into: &out)
+                    if compared, !messages, case .object(let fields) = item {
+                        JSONWriter.write(.object(fields.filter { $0.name != "message" }), into: &out)
+                    } else {
+                        JSONWriter.write(item, into: &out)
+                    }
                 }
                 if !items.isEmpty { out.append(contentsOf: "\n ".utf8) }
                 out.append(UInt8(ascii: "]"))

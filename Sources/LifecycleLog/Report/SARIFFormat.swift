@@ -31,7 +31,7 @@ extension ReportRenderer {
                 raw("},\"descriptor\":{\"id\":\"\(error.code)\"}")
                 if let path = error.path {
                     raw(",\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":")
-                    JSONWriter.writeString(path, into: &out)
+                    JSONWriter.writeString(sarifURI(path), into: &out)
                     raw("}")
                     if let line = error.line { raw(",\"region\":{\"startLine\":\(line)}") }
                     raw("}}]")
@@ -56,10 +56,28 @@ extension ReportRenderer {
         raw("{\"ruleId\":\"\(f.rule.rawValue)\"\(index),\"level\":\"\(f.severity.rawValue)\",\"message\":{\"text\":")
         JSONWriter.writeString("seq \(f.seq): \(f.message)", into: &out)
         raw("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":")
-        JSONWriter.writeString(trace, into: &out)
+        JSONWriter.writeString(sarifURI(trace), into: &out)
         raw("}")
         if let line = f.line { raw(",\"region\":{\"startLine\":\(line)}") }
         raw("},\"logicalLocations\":[{\"name\":\"seq \(f.seq)\",\"kind\":\"event\"}]}],\"partialFingerprints\":{\"\(FindingFingerprints.key)\":\"\(fingerprints.next(f))\"},\"properties\":{\"seq\":\(f.seq),\"related\":[\(f.related.map(String.init).joined(separator: ","))]}}")
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A trace's path as a SARIF `artifactLocation.uri` (an RFC 3986 URI
+    /// reference): every byte of the UTF-8 path but the unreserved characters
+    /// and `/` percent-encoded, and an absolute path as a `file://` URI.
+    public static func sarifURI(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = path.hasPrefix("/") ? Array("file://".utf8) : []
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
         return String(decoding: out, as: UTF8.self)
     }
 }

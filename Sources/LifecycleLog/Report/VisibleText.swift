@@ -6,11 +6,18 @@ public enum VisibleText {
     /// Whether `scalar` is escaped: the C0 controls (tab and newline too, so
     /// that one finding stays one line), DEL, the C1 controls (some terminals
     /// read U+009B as CSI), the line and paragraph separators, and the
-    /// non-characters U+FFFE and U+FFFF (not allowed in XML).
+    /// non-characters U+FFFE and U+FFFF (not allowed in XML), and the
+    /// invisible characters that make text read other than it is: the
+    /// zero-width ones (U+200B–U+200D, U+2060–U+2064, U+FEFF) and the
+    /// direction marks, embeddings, overrides and isolates (U+061C,
+    /// U+200E, U+200F, U+202A–U+202E, U+2066–U+2069).
     @inline(__always)
     public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
-        return v < 0x20 || (v >= 0x7F && v <= 0x9F) || v == 0x2028 || v == 0x2029 || v == 0xFFFE || v == 0xFFFF
+        if v < 0x20 || (v >= 0x7F && v <= 0x9F) { return true }
+        guard v >= 0x61C else { return false }
+        return v == 0x61C || (v >= 0x200B && v <= 0x200F) || (v >= 0x2028 && v <= 0x202E) || (v >= 0x2060 && v <= 0x2064)
+            || (v >= 0x2066 && v <= 0x2069) || v == 0xFEFF || v == 0xFFFE || v == 0xFFFF
     }
 
     /// `text` with every character that ``needsEscape(_:)`` written as a
@@ -24,7 +31,7 @@ public enum VisibleText {
         // the string has them contiguous (nearly always): a walk of the generic UTF8View costs
         // several times as much per byte, and every finding's line goes through here.
         // Printable ASCII, nearly every byte, fails the first two tests.
-        let mayNeedEscape: (UInt8) -> Bool = { $0 < 0x20 || ($0 >= 0x7F && ($0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 || $0 == 0xEF)) }
+        let mayNeedEscape: (UInt8) -> Bool = { $0 < 0x20 || ($0 >= 0x7F && ($0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 || $0 == 0xEF)) }
         let suspect = text.utf8.withContiguousStorageIfAvailable { $0.contains(where: mayNeedEscape) }
             ?? text.utf8.contains(where: mayNeedEscape)
         guard suspect, text.unicodeScalars.contains(where: needsEscape) else { return text }

@@ -322,6 +322,10 @@ private struct FieldReader {
         guard case .number(let literal) = value, let v = UInt64(literal) else {
             throw Event.FieldError(message: "field \"\(context)\(name)\" must be a non-negative whole number (a key version), got \(Event.describe(value))")
         }
+        // A trace file stores a version plus one (0: none), so 2^64 − 1 has no room (spec: Readings 5).
+        guard v < UInt64.max else {
+            throw Event.FieldError(message: "field \"\(context)\(name)\" must be at most 18446744073709551614 (2^64 − 2, the largest key version a trace stores), got \(literal)")
+        }
         return v
     }
 }

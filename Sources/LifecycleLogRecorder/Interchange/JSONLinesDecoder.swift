@@ -16,17 +16,24 @@ package struct JSONLinesDecoder {
     package private(set) var seq: UInt64 = 0
     package private(set) var lastT: Double = 0
     private var sawFirstObject = false
+    /// Whether the version is known rather than assumed: a header declared it,
+    /// or the stored trace being continued has it. A trace without either that
+    /// uses a `kill` or a `process` member is refused (it needs version 2)
+    /// rather than silently read as version 1.
+    private var declared = false
 
     package init(path: String?) { self.path = path }
 
     /// A decoder that continues a stored trace: seqs after `seq`, times not
     /// before `time`, events read as of `formatVersion` (the stored trace's)
-    /// until a header says otherwise.
-    package init(path: String?, continuingAfter seq: UInt64, at time: Double, formatVersion: Int64 = 1) {
+    /// until a header says otherwise. `declared`: whether the stored trace
+    /// already has events (so its version is known); a new trace's is not.
+    package init(path: String?, continuingAfter seq: UInt64, at time: Double, formatVersion: Int64 = 1, declared: Bool = true) {
         self.path = path
         self.seq = seq
         self.lastT = time
         self.formatVersion = formatVersion
+        self.declared = declared
     }
 
     /// Decodes one line; returns `nil` for blank lines, comments and the header.
@@ -49,7 +56,15 @@ package struct JSONLinesDecoder {
         sawFirstObject = true
         if isFirst, !members.contains(where: { $0.name == "event" }), let format = members.first(where: { $0.name == "format" }) {
             formatVersion = try checkHeader(format: format.value, members: members, line: number)
+            declared = true
             return nil
+        }
+        if !declared && formatVersion < 2, let what = Self.version2Use(members) {
+            throw LifecycleLogError(.invalidInput,
+                "\(what) needs trace format version 2: start the trace with the header {\"format\":\"lifecycle-trace\",\"version\":2}; "
+                + "the trace has no header, so it would be read as version 1, where \(what) means nothing "
+                + "(a header {\"format\":\"lifecycle-trace\",\"version\":1} reads it as version 1)",
+                path: path, line: number, seq: seq + 1)
         }
         let event: Event
         do {
@@ -65,6 +80,17 @@ package struct JSONLinesDecoder {
         lastT = event.t
         seq += 1
         return event
+    }
+
+    /// What of version 2 an event of a trace without a header uses that a
+    /// version 1 reading would silently misread: the kind `kill`, or a
+    /// `process` member.
+    private static func version2Use(_ members: [JSONMember]) -> String? {
+        for member in members {
+            if member.name == "event", member.value == .string("kill") { return "the event kind \"kill\"" }
+            if member.name == "process" { return "the member \"process\"" }
+        }
+        return nil
     }
 
     /// Checks the header; returns the version it declares (1 without `version`).
