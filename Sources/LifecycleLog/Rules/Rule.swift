@@ -40,6 +40,9 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
     case uncleanExit
     /// `slow-launch` (warning): the app took longer than the watchdog limit to become active.
     case slowLaunch
+    /// `launch-crash-loop` (error, rules version 3): two launches with UI in a row, within a minute,
+    /// died before ever becoming active (a crash while restoring windows, say).
+    case launchCrashLoop
     /// `activity-in-background` (warning): work (a timer, animation, audio) kept running in the background.
     case activityInBackground
     /// `app-phase-mismatch` (warning): the app-level phase disagrees with its windows' phases.
@@ -57,7 +60,7 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
     /// The catalogue's rules, in the catalogue's order (``custom(_:)`` rules are not among them).
     public static let allCases: [Rule] = [
         .missedBackgroundSave, .unsavedDismiss, .unsavedAtExit, .unfinishedSave, .lostUpdate, .duplicateWindow, .undeclaredScene,
-        .unknownWindow, .eventBeforeLaunch, .unsupportedScene, .phaseSkip, .uncleanExit, .slowLaunch,
+        .unknownWindow, .eventBeforeLaunch, .unsupportedScene, .phaseSkip, .uncleanExit, .slowLaunch, .launchCrashLoop,
         .activityInBackground, .appPhaseMismatch, .sceneStorageLost, .unknownEvent, .killExposure,
     ]
 
@@ -84,6 +87,7 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
         case .phaseSkip: return "phase-skip"
         case .uncleanExit: return "unclean-exit"
         case .slowLaunch: return "slow-launch"
+        case .launchCrashLoop: return "launch-crash-loop"
         case .activityInBackground: return "activity-in-background"
         case .appPhaseMismatch: return "app-phase-mismatch"
         case .sceneStorageLost: return "scene-storage-lost"
@@ -98,7 +102,7 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
     public var defaultSeverity: Severity {
         switch self {
         case .missedBackgroundSave, .unsavedDismiss, .unsavedAtExit, .unfinishedSave, .lostUpdate, .duplicateWindow,
-             .undeclaredScene, .unknownWindow, .eventBeforeLaunch:
+             .undeclaredScene, .unknownWindow, .eventBeforeLaunch, .launchCrashLoop:
             return .error
         case .custom:
             return .error
@@ -126,6 +130,7 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
         case .phaseSkip: return "A phase change skipped inactive (UIKit always passes through it)."
         case .uncleanExit: return "A run crashed, was killed by the watchdog, or ended active with no recorded cause."
         case .slowLaunch: return "The app took over the watchdog limit to become active."
+        case .launchCrashLoop: return "The app died at launch, before becoming active, twice in a row within a minute."
         case .activityInBackground: return "Work (timer, animation, audio) kept running in the background."
         case .appPhaseMismatch: return "The app-level phase disagrees with its windows' phases."
         case .sceneStorageLost: return "A restored window read its scene storage as empty."
