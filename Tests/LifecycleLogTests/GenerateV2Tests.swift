@@ -106,7 +106,7 @@ final class GenerateV2Tests: XCTestCase {
         reducer.finish()
         let rules = Set(reducer.findings.map(\.rule))
         for rule: Rule in [.lostUpdate, .unsavedAtExit, .unfinishedSave, .missedBackgroundSave, .uncleanExit, .slowLaunch, .duplicateWindow,
-                           .eventBeforeLaunch, .phaseSkip, .unsupportedScene] {
+                           .eventBeforeLaunch, .phaseSkip, .unsupportedScene, .launchCrashLoop] {
             XCTAssertTrue(rules.contains(rule), "no \(rule.rawValue)")
         }
     }

@@ -35,7 +35,7 @@ struct KillExposure: BuiltInRule {
         guard let stretch else { return }
         self.stretch = nil
         let keys = model.ordered(stretch.keys)
-        findings.report(.killExposure, at: stretch.firstSeq, related: [stretch.lastSeq],
+        findings.report(.killExposure, at: stretch.firstSeq, related: [stretch.lastSeq], subject: model.subject(keys: keys),
                         "From seq \(stretch.firstSeq) to seq \(stretch.lastSeq) the app was inactive or in the background with unsaved \(model.list(keys)); a kill there (app switcher, suspension) would have lost \(keys.count == 1 ? "it" : "them"). Save as soon as the scene phase leaves .active.")
     }
 }

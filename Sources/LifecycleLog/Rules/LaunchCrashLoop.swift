@@ -57,9 +57,11 @@ struct LaunchCrashLoop: BuiltInRule {
         }
         let restored = model.openWindows.filter(\.restored).sorted { $0.openSeq < $1.openSeq }
             .map { "\(names[$0.id]) (scene \(names[$0.scene]))" }
-        let restoring = restored.isEmpty ? "" : " It was restoring \(restored.count == 1 ? "window" : "windows") \(restored.joined(separator: ", ")) when it ended: a crash while restoring saved state is the usual cause."
+        let restoringText = restored.isEmpty ? "" : " It was restoring \(restored.count == 1 ? "window" : "windows") \(restored.joined(separator: ", ")) when it ended: a crash while restoring saved state is the usual cause."
         let gap = JSONWriter.number(run.launchT - first.launchT)
+        let restoring = model.openWindows.indices.filter { model.openWindows[$0].restored }
         findings.report(.launchCrashLoop, at: end.seq, related: [first.launchSeq, first.endSeq, run.launchSeq],
-                        "Run \(run.number) (launched at seq \(run.launchSeq), \(gap) ms after run \(first.run) at seq \(first.launchSeq), which also died before becoming active) \(how) without ever becoming active: the app fails at launch again and again.\(restoring) Make restoration tolerate bad saved state (decode with try? and fall back to an empty window, check that a document still exists), avoid force unwraps in App.init and the first view, and look in the crash logs for these times.")
+                        subject: model.subject(windows: restoring, details: [end.kill.map { "kill:\(names[$0.name])" } ?? "nothing recorded"]),
+                        "Run \(run.number) (launched at seq \(run.launchSeq), \(gap) ms after run \(first.run) at seq \(first.launchSeq), which also died before becoming active) \(how) without ever becoming active: the app fails at launch again and again.\(restoringText) Make restoration tolerate bad saved state (decode with try? and fall back to an empty window, check that a document still exists), avoid force unwraps in App.init and the first view, and look in the crash logs for these times.")
     }
 }
