@@ -25,6 +25,18 @@ final class GenerateV2Tests: XCTestCase {
         XCTAssertEqual(v1, lines(.init(events: 3, seed: 42, windows: 6, formatVersion: 1)))
         XCTAssertFalse(v1.joined().contains("\"process\""))
         XCTAssertNotEqual(v1, lines(.init(events: 3, seed: 42, windows: 6, formatVersion: 2)))
+        // 20,000 events of the benchmarks' options hash as the release before issue 19 wrote them
+        // (FNV-1a 64 of the JSON Lines after the header; `replay generate … --format-version 1`).
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var bytes = 0
+        TraceGenerator.generate(.init(events: 20_000, seed: 42, windows: 6)) { event in
+            for b in (event.jsonLine + "\n").utf8 {
+                hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3
+                bytes += 1
+            }
+        }
+        XCTAssertEqual(bytes, 1_306_095)
+        XCTAssertEqual(hash, 0x4754_ae02_efe9_ab)
     }
 
     func testGeneratedVersion2TracesImportAndReplayAndUseEveryVersion2Feature() throws {
