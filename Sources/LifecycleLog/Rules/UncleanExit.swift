@@ -56,6 +56,6 @@ struct UncleanExit: BuiltInRule {
         }
         let how = end.kill.map { "kill:\(names[$0.name])" } ?? "nothing recorded"
         findings.report(.uncleanExit, at: end.seq, related: [run.launchSeq, run.lastSeq],
-                        subject: FindingSubject(details: [how, "\(run.platform.rawValue) \(end.appPhase.rawValue)"]), message)
+                        subject: FindingSubject(details: [how]), message)
     }
 }
