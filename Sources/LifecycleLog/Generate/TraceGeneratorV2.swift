@@ -115,7 +115,7 @@ struct TraceGeneratorV2 {
         if percent(7) { extensionStep(); return }
         guard running else { launch(); return }
         guard foreground else { inBackground(); return }
-        if let save = openSave, percent(40) { endSave(save.id) ; return }
+        if let save = openSave, percent(40) { endSave(save.id); return }
         switch random.next() % 1000 {
         case 0..<330: edit()
         case 330..<460: read()
