@@ -2,6 +2,10 @@
 /// sessions, every event kind, and now and then a bug of each kind. The same
 /// options always give the same trace, on every machine.
 ///
+/// This type writes trace format version 1; with ``Options/formatVersion`` 2,
+/// ``generate(_:_:)`` writes version 2 traces (an app with its widget and share
+/// extension, documents, asynchronous saves, kills, see `TraceGeneratorV2`).
+///
 /// The app it simulates mostly behaves: it reads a shared key before writing
 /// it, saves when a scene goes inactive and before a window is dismissed,
 /// stops its timers before the background, and quits cleanly. Each of those
@@ -26,18 +30,32 @@ public struct TraceGenerator: Sendable {
         /// How often the app gets a habit wrong, per thousand chances (0 to 1,000).
         /// The default, 5, gives about one finding per 500 events.
         public var bugRate: Int
+        /// The trace format version to write: 1 (the default here, so that a seed gives the
+        /// same trace as in every earlier release: the benchmarks' traces) or 2 (several
+        /// processes, `group` and `document` keys, asynchronous saves, kills, prewarmed,
+        /// background, debugger and XCUITest launches, menu-bar apps, immersive spaces).
+        /// Any other value is read as 2 when above 2, and as 1 below 1.
+        public var formatVersion: Int
 
         /// Creates options.
-        public init(events: Int, seed: UInt64 = 1, windows: Int = 4, bugRate: Int = 5) {
+        public init(events: Int, seed: UInt64 = 1, windows: Int = 4, bugRate: Int = 5, formatVersion: Int = 1) {
             self.events = events
             self.seed = seed
             self.windows = max(1, windows)
             self.bugRate = min(1000, max(0, bugRate))
+            self.formatVersion = min(2, max(1, formatVersion))
         }
     }
 
     /// Calls `body` with each generated event, in order, without holding the trace in memory.
+    /// The events are those of a trace of format version ``Options/formatVersion``, whose
+    /// header is `{"format":"lifecycle-trace","version":N}`.
     public static func generate(_ options: Options, _ body: (Event) throws -> Void) rethrows {
+        if options.formatVersion >= 2 {
+            var g = TraceGeneratorV2(options)
+            for _ in 0..<options.events { try body(g.next()) }
+            return
+        }
         var g = TraceGenerator(options)
         for _ in 0..<options.events { try body(g.next()) }
     }

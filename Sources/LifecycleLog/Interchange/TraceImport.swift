@@ -47,12 +47,14 @@ public enum TraceInterchange {
     /// Writes a synthetic trace (``TraceGenerator``) into a new trace file at
     /// `output`, atomically like ``importJSONLines(from:to:initialMapSize:progress:warning:)``.
     /// - Parameters:
-    ///   - options: what to generate: the number of events, the seed, the windows and the bug rate.
+    ///   - options: what to generate: the number of events, the seed, the windows, the bug rate and the format version.
     ///   - output: the trace file to write.
     ///   - progress: called with the number of events written so far, after each batch.
     public static func generate(_ options: TraceGenerator.Options, to output: String, progress: ((UInt64) -> Void)? = nil) throws {
         try writeAtomically(to: output) { writer in
             try appendInBatches(to: writer, progress: progress) { emit in try TraceGenerator.generate(options, emit) }
+            // A version 2 trace is one even if its few events happen to use nothing of version 2.
+            if options.formatVersion > writer.formatVersion { try writer.append([Event](), formatVersion: options.formatVersion) }
         }
     }
 

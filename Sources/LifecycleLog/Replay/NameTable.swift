@@ -32,10 +32,18 @@ struct NameTable: Sendable {
 
     /// Takes a trace's symbol table as the names, so that stored symbol ids
     /// are names. `symbols` must extend what was adopted before (a trace
-    /// only ever appends symbols).
+    /// only ever appends symbols). Every batch of one replay brings the same
+    /// table (it is read once, in the replay's read transaction): adopting it
+    /// again keeps the names interned since (the `document` keys the reducer
+    /// makes), which replacing the table would drop while their ids stay in use.
     mutating func adopt(_ symbols: [String]) {
-        if symbols.count != strings.count { strings = symbols }
+        guard symbols.count != adoptedCount else { return }
+        strings = symbols
+        adoptedCount = symbols.count
     }
+
+    /// How many of ``strings`` came from the adopted symbol table; those after were interned.
+    private var adoptedCount = 0
 
     /// Whether `a` sorts before `b` by their UTF-8 bytes.
     func precedes(_ a: Name, _ b: Name) -> Bool {

@@ -13,7 +13,7 @@ struct AppPhaseMismatch: BuiltInRule {
 
     @inline(never)
     private func report(_ newPhase: ScenePhase, aggregate: ScenePhase, _ now: EventTime, _ findings: inout FindingQueue) {
-        findings.report(.appPhaseMismatch, at: now.seq, related: [],
+        findings.report(.appPhaseMismatch, at: now.seq, related: [], subject: FindingSubject(details: ["\(newPhase.rawValue) over \(aggregate.rawValue)"]),
                         "The app-level phase became \(newPhase.rawValue), but the windows with phases of their own add up to \(aggregate.rawValue). The App's scenePhase is the aggregate of its scenes; record the App's onChange(of: scenePhase) and each window's from the same source, in the order they happen.")
     }
 }

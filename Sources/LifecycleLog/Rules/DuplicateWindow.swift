@@ -40,14 +40,14 @@ struct DuplicateWindow: BuiltInRule {
         let other = (id: model.openWindows[otherIndex].id, openSeq: model.openWindows[otherIndex].openSeq)
         let singleInstance = declaration.isSingleInstance
         if declaration.known == .immersiveSpace {
-            findings.report(.duplicateWindow, at: now.seq, related: [other.openSeq],
+            findings.report(.duplicateWindow, at: now.seq, related: [other.openSeq], subject: model.subject(windows: [index, otherIndex]),
                             "Immersive space \"\(names[window.id])\" of scene \"\(names[window.scene])\" opens while immersive space \"\(names[other.id])\" (scene \"\(names[model.openWindows[otherIndex].scene])\", opened at seq \(other.openSeq)) is still open: SwiftUI shows one immersive space at a time, and openImmersiveSpace fails while another is open. Call dismissImmersiveSpace() and wait for it before opening another, and check the result of openImmersiveSpace.")
             return
         }
         let fix = singleInstance
             ? "A \(declaration.kind.rawValue) scene has one window: SwiftUI brings the open one forward instead. Check whether it is open before calling openWindow(id:), or use a WindowGroup if several are wanted."
             : "SwiftUI brings the existing window for an equal value forward instead of opening another. Open it with openWindow(value:) so SwiftUI can find it, and do not create windows for values that already have one."
-        findings.report(.duplicateWindow, at: now.seq, related: [other.openSeq],
+        findings.report(.duplicateWindow, at: now.seq, related: [other.openSeq], subject: model.subject(windows: [index]),
                         "Window \"\(names[window.id])\" of scene \"\(names[window.scene])\" opens while window \"\(names[other.id])\" (opened at seq \(other.openSeq)) of the same scene\(singleInstance ? "" : " and value \(window.canonicalValue ?? "")") is still open. \(fix)")
     }
 }

@@ -6,7 +6,7 @@ struct EventBeforeLaunch: BuiltInRule {
         guard case .outsideRun(let event) = transition else { return }
         let after = model.run.terminateSeq
         let name = event.kindName(model.names)
-        findings.report(.eventBeforeLaunch, at: now.seq, related: after.map { [$0] } ?? [],
+        findings.report(.eventBeforeLaunch, at: now.seq, related: after.map { [$0] } ?? [], subject: FindingSubject(details: ["event:\(name)", after == nil ? "before the first launch" : "after the run's end"]),
                         after.map { model.run.endedByKill || event.kind == .kill
                             ? "\(LifecycleModel.article(name)) \(name) event comes after the run ended with \(model.run.endedByKill ? "a kill" : "terminate") at seq \($0) and before the next launch: no process is running to do it. Record a launch first, drop events after the run's end, and give a test runner's kill the process of the app it ended."
                             : "\(LifecycleModel.article(name)) \(name) event comes after the run ended with terminate at seq \($0) and before the next launch: no process is running to do it. Record a launch first, or drop events after terminate." }

@@ -18,18 +18,22 @@ struct FindingQueue: Sendable {
         self.configuration = configuration
     }
 
-    /// Reports a finding of `rule` at the severity the configuration gives it (none: off).
-    mutating func report(_ rule: Rule, at seq: UInt64, related: [UInt64], _ message: String) {
-        report(rule, severity: configuration.severity(of: rule), at: seq, related: related, message)
+    /// Reports a finding of `rule` at the severity the configuration gives it (none: off), about
+    /// `subject` (its identity across devices, ``FindingSubject``).
+    mutating func report(_ rule: Rule, at seq: UInt64, related: [UInt64], subject: FindingSubject? = nil, _ message: String) {
+        report(rule, severity: configuration.severity(of: rule), at: seq, related: related, subject: subject, message)
     }
 
     /// Reports a finding of `rule` at `severity` (`nil`: dropped). The first finding of a rule at a seq wins.
-    mutating func report(_ rule: Rule, severity: Severity?, at seq: UInt64, related: [UInt64], _ message: String) {
+    mutating func report(_ rule: Rule, severity: Severity?, at seq: UInt64, related: [UInt64], subject: FindingSubject? = nil,
+                         _ message: String) {
         guard let severity else { return }
         guard reportedSlots.insert(FindingSlot(seq: seq, rule: rule)).inserted else { return }  // one finding per rule and seq
         let related = Array(Set(related.filter { $0 != seq && $0 > 0 })).sorted()
         let text = process.map { "\(message) (In process \"\($0)\".)" } ?? message
-        unsettled.append(Finding(rule: rule, severity: severity, seq: seq, related: related, message: text))
+        // A finding about another process than the app is about that process too.
+        let about = process.flatMap { p in subject.map { $0.adding(detail: "process:\(p)") } } ?? subject
+        unsettled.append(Finding(rule: rule, severity: severity, seq: seq, related: related, message: text, subject: about))
     }
 
     /// Makes every finding anchored below `mark` final, in order.

@@ -17,7 +17,7 @@ struct LostUpdate: BuiltInRule {
         let who = write.window.map { "Window \(model.names[model.openWindows[$0].id])" } ?? "The app"
         var related = [other.seq]
         if !write.baseGiven { related.append(write.seenSeq) }
-        findings.report(.lostUpdate, at: now.seq, related: related,
+        findings.report(.lostUpdate, at: now.seq, related: related, subject: model.subject(keys: [key], windows: write.window.map { [$0] } ?? []),
                         "\(who) wrote \(model.display(key)) from version \(write.base)\(write.baseGiven ? "" : " (the last it saw, at seq \(write.seenSeq))"), but it was already at version \(write.current) after another writer's change at seq \(other.seq): that change is overwritten unseen. Re-read the shared model before writing (merge instead of replacing), or give each window its own copy and merge on save.")
     }
 }
@@ -30,7 +30,7 @@ extension LostUpdate {
         var related = [otherSeq]
         if !baseGiven { related.append(seenSeq) }
         let saw = baseGiven ? "" : " (the last it saw, at seq \(seenSeq))"
-        findings.report(.lostUpdate, at: seq, related: related,
+        findings.report(.lostUpdate, at: seq, related: related, subject: FindingSubject(keys: ["group:\(key)"], details: ["writer:\(process)", "other:\(otherProcess)"]),
                         "\(writer) of \(process) wrote \"\(key)\" (group) from version \(base)\(saw), but it was already at version \(current) after a change by \(otherProcess) at seq \(otherSeq): that change is overwritten unseen. Re-read the App Group value just before writing (another process may have changed it since), and merge instead of replacing it.")
     }
 }

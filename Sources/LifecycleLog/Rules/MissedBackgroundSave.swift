@@ -4,7 +4,7 @@
 /// and reports them together once no later event can add to them (``settle(below:_:_:)``).
 struct MissedBackgroundSave: BuiltInRule {
     /// Missed keys by the seq they went to the background at, with their last writes.
-    var missed: [UInt64: (keys: Set<KeyRef>, related: Set<UInt64>)] = [:]
+    var missed: [UInt64: (keys: Set<KeyRef>, related: Set<UInt64>, subject: FindingSubject?)] = [:]
 
     /// Whether anything waits to be reported.
     @inline(__always)
@@ -17,9 +17,12 @@ struct MissedBackgroundSave: BuiltInRule {
     }
 
     private mutating func record(_ pending: PendingSave, _ model: LifecycleModel) {
-        var record = missed[pending.seq] ?? (keys: [], related: [])
+        var record = missed[pending.seq] ?? (keys: [], related: [], subject: nil)
         record.keys.formUnion(pending.keys)
         record.related.formUnion(model.lastWriteSeqs(pending.keys))
+        // The scenes of the windows that own scene keys, while they are still open.
+        let subject = model.subject(keys: pending.keys)
+        record.subject = record.subject.map { $0.merging(subject) } ?? subject
         missed[pending.seq] = record
     }
 
@@ -30,7 +33,7 @@ struct MissedBackgroundSave: BuiltInRule {
             // `!`: seq comes from missed.keys.
             let record = missed.removeValue(forKey: seq)!
             let keys = model.ordered(record.keys)
-            findings.report(.missedBackgroundSave, at: seq, related: record.related.sorted(),
+            findings.report(.missedBackgroundSave, at: seq, related: record.related.sorted(), subject: record.subject,
                             "Unsaved \(model.list(keys)) went to the background here and no save followed before \(keys.count == 1 ? "it" : "they") left the background or the process ended: a suspended app can be killed without notice. Save when the scene phase becomes .inactive or .background (onChange(of: scenePhase)), not later.")
         }
     }

@@ -11,6 +11,7 @@ struct PhaseSkip: BuiltInRule {
         guard model.run.platform != .macOS else { return }
         let subject = window.map { "window \(model.names[model.openWindows[$0].id])" } ?? "the app-level phase"
         findings.report(.phaseSkip, at: now.seq, related: [],
+                        subject: model.subject(windows: window.map { [$0] } ?? [], details: ["\(window == nil ? "app-level " : "")\(from.rawValue) to \(to.rawValue)"]),
                         "On \(model.run.platform.rawValue), \(subject) went straight from \(from.rawValue) to \(to.rawValue) without inactive between; UIKit's scene life cycle always passes through foreground-inactive. If the recorder missed the inactive change, observe scenePhase in every window's root view; if the trace is hand-written, add the inactive step.")
     }
 

@@ -40,6 +40,9 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
     case uncleanExit
     /// `slow-launch` (warning): the app took longer than the watchdog limit to become active.
     case slowLaunch
+    /// `launch-crash-loop` (error, rules version 3): two launches with UI in a row, within a minute,
+    /// died before ever becoming active (a crash while restoring windows, say).
+    case launchCrashLoop
     /// `activity-in-background` (warning): work (a timer, animation, audio) kept running in the background.
     case activityInBackground
     /// `app-phase-mismatch` (warning): the app-level phase disagrees with its windows' phases.
@@ -57,7 +60,7 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
     /// The catalogue's rules, in the catalogue's order (``custom(_:)`` rules are not among them).
     public static let allCases: [Rule] = [
         .missedBackgroundSave, .unsavedDismiss, .unsavedAtExit, .unfinishedSave, .lostUpdate, .duplicateWindow, .undeclaredScene,
-        .unknownWindow, .eventBeforeLaunch, .unsupportedScene, .phaseSkip, .uncleanExit, .slowLaunch,
+        .unknownWindow, .eventBeforeLaunch, .unsupportedScene, .phaseSkip, .uncleanExit, .slowLaunch, .launchCrashLoop,
         .activityInBackground, .appPhaseMismatch, .sceneStorageLost, .unknownEvent, .killExposure,
     ]
 
@@ -84,6 +87,7 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
         case .phaseSkip: return "phase-skip"
         case .uncleanExit: return "unclean-exit"
         case .slowLaunch: return "slow-launch"
+        case .launchCrashLoop: return "launch-crash-loop"
         case .activityInBackground: return "activity-in-background"
         case .appPhaseMismatch: return "app-phase-mismatch"
         case .sceneStorageLost: return "scene-storage-lost"
@@ -98,7 +102,7 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
     public var defaultSeverity: Severity {
         switch self {
         case .missedBackgroundSave, .unsavedDismiss, .unsavedAtExit, .unfinishedSave, .lostUpdate, .duplicateWindow,
-             .undeclaredScene, .unknownWindow, .eventBeforeLaunch:
+             .undeclaredScene, .unknownWindow, .eventBeforeLaunch, .launchCrashLoop:
             return .error
         case .custom:
             return .error
@@ -126,6 +130,7 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
         case .phaseSkip: return "A phase change skipped inactive (UIKit always passes through it)."
         case .uncleanExit: return "A run crashed, was killed by the watchdog, or ended active with no recorded cause."
         case .slowLaunch: return "The app took over the watchdog limit to become active."
+        case .launchCrashLoop: return "The app died at launch, before becoming active, twice in a row within a minute."
         case .activityInBackground: return "Work (timer, animation, audio) kept running in the background."
         case .appPhaseMismatch: return "The app-level phase disagrees with its windows' phases."
         case .sceneStorageLost: return "A restored window read its scene storage as empty."
@@ -153,14 +158,37 @@ public struct Finding: Sendable, Hashable {
     /// the event at ``seq``; `nil` for a trace file (`.lmdb`), which has no
     /// lines, and for findings of a ``LifecycleReducer`` fed directly.
     public var line: Int?
+    /// What the finding is about in names that are the same on every device (scenes, keys, no
+    /// window ids): its identity for SARIF fingerprints. The catalogue's rules set it; `nil` for
+    /// an app's own rules, whose fingerprint is made from the message. It does not take part in
+    /// comparing findings (`==`), which compares what a report shows.
+    public var subject: FindingSubject?
 
     /// Creates a finding.
-    public init(rule: Rule, severity: Severity, seq: UInt64, related: [UInt64], message: String, line: Int? = nil) {
+    public init(rule: Rule, severity: Severity, seq: UInt64, related: [UInt64], message: String, line: Int? = nil,
+                subject: FindingSubject? = nil) {
         self.rule = rule
         self.severity = severity
         self.seq = seq
         self.related = related
         self.message = message
         self.line = line
+        self.subject = subject
+    }
+
+    /// Findings are equal when what a report shows of them is: rule, severity, seq, related,
+    /// message and line (``subject`` is derived from the same facts).
+    public static func == (a: Finding, b: Finding) -> Bool {
+        a.rule == b.rule && a.severity == b.severity && a.seq == b.seq && a.related == b.related && a.message == b.message && a.line == b.line
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rule)
+        hasher.combine(severity)
+        hasher.combine(seq)
+        hasher.combine(related)
+        hasher.combine(message)
+        hasher.combine(line)
     }
 }

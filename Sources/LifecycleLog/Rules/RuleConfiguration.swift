@@ -4,13 +4,16 @@
 ///
 /// ```json
 /// {"rules": {"phase-skip": "off", "unclean-exit": "error"},
-///  "thresholds": {"slow-launch-ms": 10000}}
+///  "thresholds": {"slow-launch-ms": 10000, "launch-crash-loop-ms": 30000}}
 /// ```
 public struct RuleConfiguration: Sendable, Hashable {
     /// Per-rule overrides: `nil` switches a rule off.
     public var severities: [Rule: Severity?] = [:]
     /// The launch watchdog limit for `slow-launch`, in milliseconds of `t`.
     public var slowLaunchLimit: Double = 20_000
+    /// The longest time from one failed launch to the next that `launch-crash-loop` counts as a
+    /// loop, in milliseconds of `t` (`launch-crash-loop-ms`; rules version 3).
+    public var launchCrashLoopLimit: Double = 60_000
     /// Whether the what-if rules (`kill-exposure`) run (`--explore`).
     public var explore = false
 
@@ -57,11 +60,13 @@ public struct RuleConfiguration: Sendable, Hashable {
             case "thresholds":
                 guard case .object(let thresholds) = member.value else { throw bad("\"thresholds\" must be an object") }
                 for entry in thresholds {
-                    guard entry.name == "slow-launch-ms" else { throw bad("unknown threshold \"\(entry.name)\"; known: slow-launch-ms") }
-                    guard case .number(let literal) = entry.value, let limit = Double(literal), limit >= 0 else {
-                        throw bad("\"slow-launch-ms\" must be a non-negative number of milliseconds")
+                    guard entry.name == "slow-launch-ms" || entry.name == "launch-crash-loop-ms" else {
+                        throw bad("unknown threshold \"\(entry.name)\"; known: slow-launch-ms, launch-crash-loop-ms")
                     }
-                    slowLaunchLimit = limit
+                    guard case .number(let literal) = entry.value, let limit = Double(literal), limit >= 0, limit.isFinite else {
+                        throw bad("\"\(entry.name)\" must be a non-negative number of milliseconds")
+                    }
+                    if entry.name == "slow-launch-ms" { slowLaunchLimit = limit } else { launchCrashLoopLimit = limit }
                 }
             default:
                 throw bad("unknown member \"\(member.name)\"; a rules file has \"rules\" and \"thresholds\"")

@@ -19,6 +19,7 @@ struct RuleSet: Sendable {
     var unfinishedSave = UnfinishedSave()
     var uncleanExit = UncleanExit()
     var slowLaunch: SlowLaunch
+    var launchCrashLoop: LaunchCrashLoop
     var phaseSkip = PhaseSkip()
     var appPhaseMismatch = AppPhaseMismatch()
     var activityInBackground = ActivityInBackground()
@@ -34,6 +35,7 @@ struct RuleSet: Sendable {
     init(configuration: RuleConfiguration, custom: [any LifecycleRule]) {
         findings = FindingQueue(configuration: configuration)
         slowLaunch = SlowLaunch(limit: configuration.slowLaunchLimit)
+        launchCrashLoop = LaunchCrashLoop(limit: configuration.launchCrashLoopLimit)
         self.custom = custom.isEmpty ? nil : CustomRules(rules: custom)
         hasCustom = !custom.isEmpty
     }
@@ -100,6 +102,7 @@ struct RuleSet: Sendable {
             unfinishedSave.observe(transition, at: now, &model, &findings)
             uncleanExit.observe(transition, at: now, &model, &findings)
             slowLaunch.observe(transition, at: now, &model, &findings)
+            launchCrashLoop.observe(transition, at: now, &model, &findings)
             killExposure.observe(transition, at: now, &model, &findings)
         case .windowOpened:
             undeclaredScene.observe(transition, at: now, &model, &findings)

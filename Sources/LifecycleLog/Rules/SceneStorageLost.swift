@@ -10,6 +10,7 @@ struct SceneStorageLost: BuiltInRule {
     private func check(_ name: Name, window: Int, _ now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         guard let saved = model.openWindows[window].restoredFrom[name], saved > 0 else { return }
         findings.report(.sceneStorageLost, at: now.seq, related: [model.openWindows[window].openSeq],
+                        subject: model.subject(keys: [model.openWindows[window].sceneKeyRef(name)], windows: [window]),
                         "Restored window \(model.names[model.openWindows[window].id]) read scene key \"\(model.names[name])\" as empty (version 0), but the window it restores had saved version \(saved). Keep the window's state in @SceneStorage (or restore it in .onAppear from what was saved) instead of starting empty.")
     }
 }

@@ -27,7 +27,7 @@ struct SlowLaunch: BuiltInRule {
     private func firstActive(_ now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         let (launchSeq, launchT, judged) = (model.run.launchSeq, model.run.launchT, Self.judges(model.run))
         if judged, now.t - launchT > limit {
-            findings.report(.slowLaunch, at: now.seq, related: [launchSeq],
+            findings.report(.slowLaunch, at: now.seq, related: [launchSeq], subject: FindingSubject(details: ["became active late"]),
                             "The app first became active \(JSONWriter.number(now.t - launchT)) ms after its launch at seq \(launchSeq); the launch watchdog kills apps that take about \(JSONWriter.number(limit / 1000)) s. Move work out of App.init and the first view's body (load data in .task).")
         }
     }
@@ -49,7 +49,7 @@ struct SlowLaunch: BuiltInRule {
             return
         }
         guard endT - run.launchT > limit else { return }
-        findings.report(.slowLaunch, at: end.seq, related: [run.launchSeq],
+        findings.report(.slowLaunch, at: end.seq, related: [run.launchSeq], subject: FindingSubject(details: ["killed before active"]),
                         "Run \(run.number) \(how) \(JSONWriter.number(endT - run.launchT)) ms after its launch at seq \(run.launchSeq) without ever becoming active: the launch watchdog kills apps that take about \(JSONWriter.number(limit / 1000)) s. Move work out of App.init and the first view's body (load data in .task).")
     }
 }

@@ -54,6 +54,8 @@ struct UncleanExit: BuiltInRule {
                 : "it crashed, or the system killed it (watchdog or memory) while in the foreground"
             message = "\(start) ended while \(phase), with no terminate and no kill recorded: \(what). Look in the crash logs for that time; save state before work that may fail."
         }
-        findings.report(.uncleanExit, at: end.seq, related: [run.launchSeq, run.lastSeq], message)
+        let how = end.kill.map { "kill:\(names[$0.name])" } ?? "nothing recorded"
+        findings.report(.uncleanExit, at: end.seq, related: [run.launchSeq, run.lastSeq],
+                        subject: FindingSubject(details: [how]), message)
     }
 }

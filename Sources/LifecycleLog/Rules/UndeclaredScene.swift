@@ -16,10 +16,10 @@ struct UndeclaredScene: BuiltInRule {
         let (id, scene) = (model.names[model.openWindows[index].id], model.names[model.openWindows[index].scene])
         if !value {
             let declared = model.quotedList(model.run.scenes.keys)
-            findings.report(.undeclaredScene, at: now.seq, related: [launchSeq],
+            findings.report(.undeclaredScene, at: now.seq, related: [launchSeq], subject: FindingSubject(scenes: [scene], details: ["undeclared"]),
                             "Window \"\(id)\" opens scene \"\(scene)\", which the launch at seq \(launchSeq) does not declare (it declares \(declared.isEmpty ? "none" : declared)). Declare the scene in the App's body, or record the launch with every scene the body declares.")
         } else {
-            findings.report(.undeclaredScene, at: now.seq, related: [launchSeq],
+            findings.report(.undeclaredScene, at: now.seq, related: [launchSeq], subject: FindingSubject(scenes: [scene], details: ["value without for"]),
                             "Window \"\(id)\" opens scene \"\(scene)\" with a value, but the scene is declared without `for`, so SwiftUI cannot present it. Declare it as WindowGroup(id: \"\(scene)\", for: YourValue.self), or open it with openWindow(id:).")
         }
     }

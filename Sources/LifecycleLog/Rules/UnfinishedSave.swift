@@ -29,7 +29,7 @@ struct UnfinishedSave: BuiltInRule {
         let when = atEnd
             ? "not ended when the run ended: it never saved anything, so the store may hold nothing new or a partly written file"
             : "not ended when the system's background-task expiration handler ran: the process is about to be suspended mid-save"
-        findings.report(.unfinishedSave, at: seq, related: begins,
+        findings.report(.unfinishedSave, at: seq, related: begins, subject: FindingSubject(details: [atEnd ? "at the run's end" : "at an expire"]),
                         "\(saves) \(when). Finish saving before the app goes to the background, or end the background task only from the save's completion, not right after starting it.")
     }
 }

@@ -13,7 +13,7 @@ struct UnsavedAtExit: BuiltInRule {
         case .killed(let kill): how = "The process was killed (reason \"\(model.names[kill.name])\")"
         case .unrecorded: how = "The process was killed (the next launch came with no terminate)"
         }
-        findings.report(.unsavedAtExit, at: end.seq, related: model.lastWriteSeqs(unsaved),
+        findings.report(.unsavedAtExit, at: end.seq, related: model.lastWriteSeqs(unsaved), subject: model.subject(keys: unsaved),
                         "\(how) with unsaved \(model.list(unsaved)). Saving only on .background misses this: a quit on macOS sends no phase change and a kill can come while .inactive. Save when the scene phase becomes .inactive, on applicationWillTerminate, and after edits.")
     }
 }

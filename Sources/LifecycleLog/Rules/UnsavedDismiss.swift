@@ -11,7 +11,7 @@ struct UnsavedDismiss: BuiltInRule {
         }
         guard !unsaved.isEmpty else { return }
         let keys = model.ordered(unsaved)
-        findings.report(.unsavedDismiss, at: now.seq, related: model.lastWriteSeqs(keys),
+        findings.report(.unsavedDismiss, at: now.seq, related: model.lastWriteSeqs(keys), subject: model.subject(keys: keys, windows: [index]),
                         "Window \(model.names[model.openWindows[index].id]) was dismissed with unsaved \(model.list(keys)). Save a window's state in onDisappear (or when its scene phase becomes .inactive), before SwiftUI discards the scene.")
     }
 }
