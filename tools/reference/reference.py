@@ -551,14 +551,22 @@ class Replayer:
 
     # --- runs -----------------------------------------------------------------------------
 
+    def end_result(self, p):
+        """What the rules that judge a run's end find in the current state (without recording)."""
+        run = p.run
+        mbs = []
+        listed = set(run.mbs_listed)
+        for pend in [p.pend_a] + [w.pend_b for w in p.windows.values()]:
+            if pend is not None and pend["stake"]:
+                mbs.append((pend["anchor"], [k.last_write_seq for k in pend["stake"]]))
+                listed.update(k.ident for k in pend["stake"])
+        uae = [k.last_write_seq for k in self.held_keys(p) if k.dirty() and k.ident not in listed]
+        begins = [b for b in p.begins if b.open and not b.reported]
+        return mbs, uae, begins, listed
+
     def end_run(self, p, ev, how):
         """how: terminate, kill, launch (the next launch), trace-end."""
         run = p.run
-        self.decide(p, p.pend_a)
-        p.pend_a = None
-        for w in p.windows.values():
-            self.decide(p, w.pend_b)
-            w.pend_b = None
         end_seq = None
         clean = False
         if how in ("terminate", "kill"):
@@ -569,17 +577,27 @@ class Replayer:
             clean = True
         elif how == "launch":
             end_seq = ev.seq
+        if clean and how != "terminate":
+            # ended at the willTerminate: the state judged is the one after the run's last
+            # event (trace-format.md Readings 9), kept after each of its events (apply)
+            mbs, uae, begins, listed = run.tentative
+        else:
+            mbs, uae, begins, listed = self.end_result(p)
+        for anchor, rel in mbs:
+            self.find("missed-background-save", anchor, rel)
+        run.mbs_listed = listed
+        p.pend_a = None
+        for w in p.windows.values():
+            w.pend_b = None
         phase = self.app_phase(p)
         if end_seq is not None:
-            listed = [k for k in self.held_keys(p) if k.dirty() and k.ident not in run.mbs_listed]
-            if listed:
-                self.find("unsaved-at-exit", end_seq, [k.last_write_seq for k in listed])
-            open_begins = [b for b in p.begins if b.open and not b.reported]
-            if open_begins:
-                self.find("unfinished-save", end_seq, [b.seq for b in open_begins])
-                for b in open_begins:
+            if uae:
+                self.find("unsaved-at-exit", end_seq, uae)
+            if begins:
+                self.find("unfinished-save", end_seq, [b.seq for b in begins])
+                for b in begins:
                     b.reported = True
-            if not clean:
+        if end_seq is not None and not clean:
                 reason = ev.f.get("reason") if how == "kill" else None
                 update = False
                 if how == "launch":
@@ -722,6 +740,8 @@ class Replayer:
             if self.slow_eligible(run) and ev.t - run.launch_t > SLOW_LAUNCH_MS:
                 self.find("slow-launch", ev.seq, [run.launch_seq])
         run.last_event_seq = ev.seq
+        if run.wt_seq is not None:
+            run.tentative = self.end_result(p)
 
     def start_run(self, p, ev):
         run = Run(ev, self.next_uid())
