@@ -33,6 +33,12 @@ SEVERITY = {
 }
 SLOW_LAUNCH_MS = 20000
 
+# For triage only: REFERENCE_AS_TOOL=class,class,... makes the reference imitate a known
+# departure of the tool (DISAGREEMENTS.md, verdict (a)) so that the comparison shows what is
+# left. Never set by scripts/compare-reference unless asked (--as-tool).
+import os as _os
+AS_TOOL = set(filter(None, _os.environ.get("REFERENCE_AS_TOOL", "").split(",")))
+
 
 class InputError(Exception):
     pass
@@ -222,6 +228,10 @@ def validate_event(o, lineno, seq, v2):
         if name not in o:
             return None
         v = o[name]
+        if name == "signal" and "input" in AS_TOOL and isinstance(v, Num) and v.is_digits():
+            if -2 ** 63 <= int(v.literal) < 2 ** 63:
+                return int(v.literal)
+            err('field "signal" must be a whole number')
         if not isinstance(v, Num) or not v.is_digits() or v.literal.startswith("-") \
                 or int(v.literal) > 2 ** 64 - 1:
             err('field "%s" must be a non-negative whole number, got %s' % (name, describe(v)))
@@ -308,7 +318,7 @@ def validate_event(o, lineno, seq, v2):
             err('a %s of a scene-scoped key needs "window"' % kind)
         if v2:
             d = opt("document", "string")
-            if d is not None and sc != "document":
+            if d is not None and sc != "document" and "input" not in AS_TOOL:
                 err('field "document" is only for scope "document", got scope "%s"' % sc)
             if sc == "document" and d is None and w is None:
                 err('a %s of a document key needs "document" or "window"' % kind)
@@ -358,6 +368,7 @@ class Key:
         self.lastseen = {}          # writer uid -> (version, seq)
         self.snap = {}              # lastseen as of the last save
         self.last_write_seq = None
+        self.run_last = {}          # run uid -> seq of that run's last write (AS_TOOL only)
 
     def dirty(self):
         return self.version > self.saved
@@ -500,9 +511,26 @@ class Replayer:
         out.extend(p.keys.values())
         for k in self.group.values():
             lw = k.last_writer()
-            if lw is not None and lw.run is p.run:
+            if "group-held" in AS_TOOL:
+                if self.own_unsaved(k, p):
+                    out.append(k)
+            elif lw is not None and lw.run is p.run:
                 out.append(k)
         return out
+
+    def own_unsaved(self, k, p):
+        """AS_TOOL group-held: the seq of this run's last unsaved write of k, or None."""
+        for i in range(len(k.hist) - 1, k.saved - 1, -1):
+            if k.hist[i][0].run is p.run:
+                return k.hist[i][1]
+        return None
+
+    def lw(self, k, p):
+        """The seq of the last write of a listed key."""
+        if "group-held" in AS_TOOL and k.ident[0] == "group" and p.run is not None \
+                and self.own_unsaved(k, p):
+            return self.own_unsaved(k, p)
+        return k.last_write_seq
 
     def covered(self, p, window, names):
         out = []
@@ -515,9 +543,13 @@ class Replayer:
             if scope in ("app", "shared"):
                 out.append(k)
             elif scope == "document":
-                if window is None or rest[0] in window.docs:
+                if window is None or rest[0] in window.docs or "window-save-docs" in AS_TOOL:
                     out.append(k)
-        out.extend(self.group.values())
+        if "group-save" in AS_TOOL:
+            out.extend(k for k in self.group.values()
+                       if k.last_writer() is not None and k.last_writer().proc == p.name)
+        else:
+            out.extend(self.group.values())
         if names is not None:
             ns = set(names)
             out = [k for k in out if k.ident[-1] in ns]
@@ -545,7 +577,7 @@ class Replayer:
         if pend is None or not pend["stake"]:
             return
         keys = list(pend["stake"])
-        self.find("missed-background-save", pend["anchor"], [k.last_write_seq for k in keys])
+        self.find("missed-background-save", pend["anchor"], [self.lw(k, p) for k in keys])
         if p.run is not None:
             p.run.mbs_listed.update(k.ident for k in keys)
 
@@ -558,9 +590,9 @@ class Replayer:
         listed = set(run.mbs_listed)
         for pend in [p.pend_a] + [w.pend_b for w in p.windows.values()]:
             if pend is not None and pend["stake"]:
-                mbs.append((pend["anchor"], [k.last_write_seq for k in pend["stake"]]))
+                mbs.append((pend["anchor"], [self.lw(k, p) for k in pend["stake"]]))
                 listed.update(k.ident for k in pend["stake"])
-        uae = [k.last_write_seq for k in self.held_keys(p) if k.dirty() and k.ident not in listed]
+        uae = [self.lw(k, p) for k in self.held_keys(p) if k.dirty() and k.ident not in listed]
         begins = [b for b in p.begins if b.open and not b.reported]
         return mbs, uae, begins, listed
 
@@ -627,7 +659,7 @@ class Replayer:
                         self.find("slow-launch", end_seq, [run.launch_seq])
         # kill-exposure: the end event does not belong to a stretch
         self.close_stretch(p)
-        if run.wt_seq is not None and end_seq == run.wt_seq:
+        if run.wt_seq is not None and end_seq == run.wt_seq and "ke-wt" not in AS_TOOL:
             keep = []
             for st in p.stretches:
                 if st[2] == run.uid and st[1] >= run.wt_seq:
@@ -656,8 +688,14 @@ class Replayer:
             p.stretches.append(p.stretch)
             p.stretch = None
 
-    def exposure_step(self, seq):
+    def exposure_step(self, seq, ev=None):
+        only = None
+        if "ke-other-events" in AS_TOOL and ev is not None and not ev.kind.startswith("?") \
+                and ev.kind != "mark":
+            only = ev.proc      # the tool: known events of other processes are not counted
         for p in self.procs.values():
+            if only is not None and p.name != only:
+                continue
             cond = False
             if p.run is not None and self.app_phase(p) != "active":
                 cond = any(k.dirty() for k in self.held_keys(p))
@@ -676,7 +714,7 @@ class Replayer:
             self.cur_seq = ev.seq
             self.apply(ev)
             if self.explore:
-                self.exposure_step(ev.seq)
+                self.exposure_step(ev.seq, ev)
         for p in list(self.procs.values()):
             if p.run is not None:
                 self.end_run(p, None, "trace-end")
@@ -907,7 +945,7 @@ class Replayer:
             return k
         if scope == "document":
             doc = self.doc_of(ev, w)
-            if w is not None:
+            if w is not None and ("shows-by-write" not in AS_TOOL or doc[0] == "u"):
                 w.docs.add(doc)
             ident = ("document", doc, name)
         else:
@@ -949,6 +987,7 @@ class Replayer:
         del k.hist[k.version:]
         k.vhist.append((ev.seq, k.version))
         k.last_write_seq = ev.seq
+        k.run_last[p.run.uid] = ev.seq
         if f["scope"] != "scene":
             k.lastseen[wr.uid] = (k.version, ev.seq)
 
