@@ -368,7 +368,7 @@ class Key:
         self.lastseen = {}          # writer uid -> (version, seq)
         self.snap = {}              # lastseen as of the last save
         self.last_write_seq = None
-        self.run_last = {}          # run uid -> seq of that run's last write (AS_TOOL only)
+        self.proc_dirty = {}        # AS_TOOL group-per-process: run uid -> (seq, version)
 
     def dirty(self):
         return self.version > self.saved
@@ -511,25 +511,23 @@ class Replayer:
         out.extend(p.keys.values())
         for k in self.group.values():
             lw = k.last_writer()
-            if "group-held" in AS_TOOL:
-                if self.own_unsaved(k, p):
+            if "group-per-process" in AS_TOOL:
+                if p.run.uid in k.proc_dirty:
                     out.append(k)
             elif lw is not None and lw.run is p.run:
                 out.append(k)
         return out
 
-    def own_unsaved(self, k, p):
-        """AS_TOOL group-held: the seq of this run's last unsaved write of k, or None."""
-        for i in range(len(k.hist) - 1, k.saved - 1, -1):
-            if k.hist[i][0].run is p.run:
-                return k.hist[i][1]
-        return None
+    def dirty(self, k, p):
+        if "group-per-process" in AS_TOOL and k.ident[0] == "group":
+            return p.run is not None and p.run.uid in k.proc_dirty
+        return k.dirty()
 
     def lw(self, k, p):
         """The seq of the last write of a listed key."""
-        if "group-held" in AS_TOOL and k.ident[0] == "group" and p.run is not None \
-                and self.own_unsaved(k, p):
-            return self.own_unsaved(k, p)
+        if "group-per-process" in AS_TOOL and k.ident[0] == "group" and p.run is not None \
+                and p.run.uid in k.proc_dirty:
+            return k.proc_dirty[p.run.uid][0]
         return k.last_write_seq
 
     def covered(self, p, window, names):
@@ -545,9 +543,8 @@ class Replayer:
             elif scope == "document":
                 if window is None or rest[0] in window.docs or "window-save-docs" in AS_TOOL:
                     out.append(k)
-        if "group-save" in AS_TOOL:
-            out.extend(k for k in self.group.values()
-                       if k.last_writer() is not None and k.last_writer().proc == p.name)
+        if "group-per-process" in AS_TOOL:
+            out.extend(k for k in self.group.values() if p.run.uid in k.proc_dirty)
         else:
             out.extend(self.group.values())
         if names is not None:
@@ -592,7 +589,7 @@ class Replayer:
             if pend is not None and pend["stake"]:
                 mbs.append((pend["anchor"], [self.lw(k, p) for k in pend["stake"]]))
                 listed.update(k.ident for k in pend["stake"])
-        uae = [self.lw(k, p) for k in self.held_keys(p) if k.dirty() and k.ident not in listed]
+        uae = [self.lw(k, p) for k in self.held_keys(p) if self.dirty(k, p) and k.ident not in listed]
         begins = [b for b in p.begins if b.open and not b.reported]
         return mbs, uae, begins, listed
 
@@ -698,7 +695,7 @@ class Replayer:
                 continue
             cond = False
             if p.run is not None and self.app_phase(p) != "active":
-                cond = any(k.dirty() for k in self.held_keys(p))
+                cond = any(self.dirty(k, p) for k in self.held_keys(p))
             if cond:
                 if p.stretch is None:
                     p.stretch = [seq, seq, p.run.uid]
@@ -908,7 +905,7 @@ class Replayer:
                 w.pend_b = None
         if app_before in ("active", "inactive") and app_after == "background":
             dirty = {k: k.version for k in self.held_keys(p)
-                     if k.ident[0] != "scene" and k.dirty()}
+                     if k.ident[0] != "scene" and self.dirty(k, p)}
             if dirty:
                 p.pend_a = {"anchor": ev.seq, "stake": dirty}
             act_related.extend(p.activities.values())
@@ -987,7 +984,8 @@ class Replayer:
         del k.hist[k.version:]
         k.vhist.append((ev.seq, k.version))
         k.last_write_seq = ev.seq
-        k.run_last[p.run.uid] = ev.seq
+        if k.ident[0] == "group":
+            k.proc_dirty[p.run.uid] = (ev.seq, k.version)
         if f["scope"] != "scene":
             k.lastseen[wr.uid] = (k.version, ev.seq)
 
@@ -1030,10 +1028,14 @@ class Replayer:
                         k.saved = v
                         k.snap = ls
                     kv.append((k, v))
+                    pd = k.proc_dirty.get(p.run.uid)
+                    if pd is not None and v >= pd[1]:
+                        del k.proc_dirty[p.run.uid]
                 self.take_off(p, kv)
                 return
         keys = self.covered(p, w, names)
         for k in keys:
+            k.proc_dirty.pop(p.run.uid, None)
             if k.dirty():
                 k.saved = k.version
                 k.snap = dict(k.lastseen)
