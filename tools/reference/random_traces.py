@@ -223,9 +223,117 @@ class Gen:
         self.emit({"event": self.pick(["custom", "future"]), "window": "zz"}, proc)
 
 
+def scenario(g):
+    """Small focused stories around what version 2 added and what issue 19 names: restoration
+    (Readings 2), lost updates after a refused open, a read before any write, group keys across
+    runs and processes, documents closed by a dismiss, willTerminate with work after it."""
+    r = g.rng
+    v = g.pick(["file:///a.txt", 1, None, "absent"])
+    scene = "note" if v != "absent" else "main"
+    launch = {"event": "launch", "platform": g.pick(["iOS", "iPadOS", "macOS"]),
+              "scenes": [dict(SCENES[0]), dict(SCENES[1]), dict(SCENES[2]), dict(SCENES[3])]}
+
+    def L(proc="", **kw):
+        ev = dict(launch, **kw)
+        ev["scenes"] = [dict(x) for x in launch["scenes"]]
+        if proc:
+            ev["scenes"] = []
+            ev["reason"] = "background"
+        g.emit(ev, proc)
+
+    def O(w, sc=scene, val=v, proc="", **kw):
+        ev = {"event": "open", "window": w, "scene": sc}
+        if val != "absent":
+            ev["value"] = val
+        ev.update(kw)
+        g.emit(ev, proc)
+
+    def E(proc="", **kw):
+        g.emit(dict(kw), proc)
+
+    L()
+    for _ in range(r.randint(2, 5)):
+        what = g.pick(["restore", "refused", "readfirst", "group", "doc", "wt", "async", "noise"])
+        if what == "restore":
+            w = g.pick(WINDOW_IDS)
+            O(w)
+            E(event="write", window=w, key="draft", scope="scene")
+            if g.chance(0.6):
+                E(event="save", **({"window": w} if g.chance(0.5) else {}))
+            if g.chance(0.5):
+                E(event="dismiss", window=w)
+            if g.chance(0.7):
+                L()
+            w2 = w if g.chance(0.6) else g.pick(WINDOW_IDS)
+            O(w2, val=v if g.chance(0.7) else g.pick(VALUES + ["absent"]), restored=True)
+            E(event="read", window=w2, key="draft", scope="scene", **({"version": 0} if g.chance(0.7) else {}))
+        elif what == "refused":
+            O("w1", sc="main", val="absent")
+            O("w1", sc="main", val="absent")
+            O("w2", sc="main", val="absent")
+            E(event="write", window="w2", key="m", scope=g.pick(["shared", "app", "group"]))
+            E(event="write", window="w1", key="m", scope=g.pick(["shared", "app", "group"]))
+        elif what == "readfirst":
+            proc = g.pick(["", "com.example.widget"])
+            if proc:
+                L(proc)
+            E(proc, event="read", key="r", scope=g.pick(["group", "shared"]))
+            E(event="write", key="r", scope="group")
+            E(proc, event="write", key="r", scope="group")
+        elif what == "group":
+            E(event="write", key="g", scope="group")
+            if g.chance(0.5):
+                E(event="save")
+            if g.chance(0.5):
+                L()
+            E(event="write", key="g", scope="group")
+            if g.chance(0.5):
+                L("com.example.widget")
+                E("com.example.widget", event="write", key="g", scope="group")
+            E(event=g.pick(["terminate", "kill"]), **({"reason": g.pick(KILL_REASONS)}))
+            L()
+        elif what == "doc":
+            w = g.pick(WINDOW_IDS)
+            sc = g.pick(["doc", "newdoc"])
+            O(w, sc=sc, val=g.pick(DOCS) if sc == "doc" else "absent")
+            kw = {"document": g.pick(DOCS)} if g.chance(0.4) else {}
+            E(event="write", window=w, key="text", scope="document", **kw)
+            if g.chance(0.4):
+                E(event="phase", phase="background")
+            if g.chance(0.4):
+                E(event="save", **({"window": w} if g.chance(0.5) else {}))
+            E(event="dismiss", window=w)
+        elif what == "wt":
+            E(event="write", key="a", scope=g.pick(["app", "group"]))
+            E(event="delegate", callback="willTerminate")
+            if g.chance(0.6):
+                E(event="write", key="b", scope=g.pick(["app", "group"]))
+            if g.chance(0.3):
+                E(event="save", stage="begin", id="s")
+            if g.chance(0.5):
+                L()
+        elif what == "async":
+            E(event="write", key="a", scope="shared")
+            E(event="save", stage="begin", **({"id": "s1"} if g.chance(0.5) else {}))
+            E(event="write", key="a", scope="shared")
+            if g.chance(0.5):
+                E(event="activity", name="bg", state="expire")
+            if g.chance(0.6):
+                E(event="save", stage="end", **({"id": "s1"} if g.chance(0.5) else {}))
+            E(event="phase", phase=g.pick(["inactive", "background"]))
+        else:
+            for _ in range(r.randint(1, 4)):
+                g.step()
+    return g.lines
+
+
 def trace(seed, index):
     """The lines of random trace number `index` of `seed` (header included when there is one)."""
     rng = random.Random("%s/%s" % (seed, index))
+    if rng.random() < 0.35:
+        g = Gen(rng, True)
+        g.running[""] = {"windows": [], "scenes": ["main", "note", "doc", "newdoc"]}
+        return ['{"format":"lifecycle-trace","version":2}'] + scenario(g)
     v2 = rng.random() < 0.8
     g = Gen(rng, v2)
     n = rng.choice([5, 8, 12, 16, 20, 25, 30, 40, 60])

@@ -998,6 +998,9 @@ class Replayer:
                 self.find("scene-storage-lost", ev.seq, [w.open_seq])
             return
         wr = self.writer_of(p, w)
+        if "read-before-write" in AS_TOOL and k.ident[0] == "group" \
+                and not any(x.vhist for x in self.group.values()):
+            return
         k.lastseen[wr.uid] = (seen, ev.seq)
 
     def on_save(self, p, ev, w):
