@@ -72,7 +72,8 @@ def _pairs(pairs):
 
 
 def _check_strings_and_depth(v, depth=1):
-    if depth > 256:
+    """depth is the nesting level of v if v is an object or list (scalars do not nest)."""
+    if isinstance(v, (dict, list)) and depth > 256:
         raise ValueError("not valid JSON: nesting deeper than 256 levels")
     if isinstance(v, str):
         _check_str(v)
