@@ -424,7 +424,6 @@ class Run:
         self.reason = f.get("reason")
         self.build = f.get("build")
         self.os = f.get("os")
-        self.v2 = False
         self.debugger = False
         self.activation = None
         self.became_active = False
@@ -650,13 +649,15 @@ class Replayer:
                     if how == "kill" and reason == "watchdog":
                         cand = True   # CHOICE: "while not background" read as applying to both
                     elif how == "kill" and reason not in KNOWN_KILL_REASONS:
-                        cand = not run.debugger
+                        cand = not run.debugger   # CHOICE: Readings 13 + 16
                     elif how == "launch":
                         cand = not update and not run.debugger
                     if cand and phase != "background" and ev.t - run.launch_t > SLOW_LAUNCH_MS:
                         self.find("slow-launch", end_seq, [run.launch_seq])
         # kill-exposure: the end event does not belong to a stretch
         self.close_stretch(p)
+        # CHOICE (DISAGREEMENTS 5): a run that ends at its willTerminate has no stretch from
+        # the willTerminate on
         if run.wt_seq is not None and end_seq == run.wt_seq and "ke-wt" not in AS_TOOL:
             keep = []
             for st in p.stretches:
@@ -745,6 +746,7 @@ class Replayer:
             self.start_run(p, ev)
             return
         if p.run is None:
+            # CHOICE: only event-before-launch, even when the event also names a window
             self.find("event-before-launch", ev.seq, [p.ended_by])
             return
         run = p.run
@@ -758,6 +760,8 @@ class Replayer:
         elif wid is not None:
             win = p.windows.get(wid)
             if win is None:
+                # CHOICE: flagged events have no effect at all (rules.md section 1), so an
+                # `expire` or a save `end` naming such a window neither reports nor pairs
                 self.find("unknown-window", ev.seq)
                 run.last_event_seq = ev.seq
                 return
@@ -832,6 +836,7 @@ class Replayer:
         w = Window(self.next_uid(), f["window"], sid, kind, has_value, vcanon, restored, ev.seq)
         w.writer = Writer(self.next_uid(), p.name, run, ev.seq, w)
         if restored:
+            # CHOICE: the last earlier matching window only (Readings 2), dismissed ones included
             src = None
             for e in p.all_windows:
                 if e.scene != sid:
@@ -928,7 +933,7 @@ class Replayer:
             return ("v", w.vcanon)
         return ("u", w.uid)
 
-    def key_for(self, p, ev, w, create=True):
+    def key_for(self, p, ev, w):
         f = ev.f
         scope, name = f["scope"], f["key"]
         if scope == "scene":
