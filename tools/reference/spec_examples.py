@@ -13,6 +13,8 @@ the spec refuses. `drop` lists rules whose findings are removed before comparing
 import os
 import sys
 
+sys.dont_write_bytecode = True
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference  # noqa: E402
 
