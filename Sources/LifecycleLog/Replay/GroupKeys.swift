@@ -7,10 +7,11 @@
 /// A writer is a window of a process (from its `open`) or the app of a process's run (from its
 /// `launch`); what it last saw starts at the versions current then.
 struct GroupKeys: Sendable {
-    /// A writer: a process and a window of it, or ``ReplayEvent/noWindow`` for the app.
+    /// A writer: a process and the instance number its model gave a window of it, or its run's
+    /// app (each opened window and each run's app is a writer of its own, trace-format.md section 6).
     struct Writer: Hashable, Sendable {
         var process: Name
-        var window: Name
+        var instance: Int
     }
 
     /// One key: its version, its saved version, and the latest write of each writer.
@@ -54,11 +55,12 @@ struct GroupKeys: Sendable {
         origin[writer] = nil
     }
 
-    /// A process launched: the writers of its earlier run are gone, its app starts anew.
-    mutating func launched(_ process: Name, seq: UInt64) {
-        seen = seen.filter { $0.key.process != process }
-        origin = origin.filter { $0.key.process != process }
-        start(Writer(process: process, window: ReplayEvent.noWindow), seq: seq)
+    /// A process launched: the writers of its earlier run write no more (their writes still count
+    /// for `lost-update`: a launch does not rewind `group` keys), and `app`, its new run's app, starts.
+    mutating func launched(_ app: Writer, seq: UInt64) {
+        seen = seen.filter { $0.key.process != app.process }
+        origin = origin.filter { $0.key.process != app.process }
+        start(app, seq: seq)
     }
 
     /// A save covered `key`, at `version` (`nil`: its current one). Returns the version saved,

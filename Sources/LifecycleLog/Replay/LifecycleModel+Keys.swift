@@ -81,11 +81,7 @@ extension LifecycleModel {
     /// without, every open window's scene keys too; `keys` narrows by name.
     mutating func applySave(keys names: [Name]?, window: Int?, _ rules: inout RuleSet) {
         func covered(_ name: Name) -> Bool { names?.contains(name) ?? true }
-        func coveredShared(_ ref: KeyRef) -> Bool {
-            guard let names, ref.scope == .document else { return covered(ref.name) }
-            let name = Self.documentKey(self.names[ref.name]).name  // a document key is narrowed by its own name
-            return names.contains { self.names[$0] == name }
-        }
+        func coveredShared(_ ref: KeyRef) -> Bool { saveCovers(ref, names: names, window: window) }
         if tracksGroupKeys { groupSave = .save(names: names) }
         // `group` keys are saved by the reducer, in every process (LifecycleReducer+Group.swift).
         for i in sharedKeys.indices where sharedKeys[i].state.isDirty && sharedKeys[i].ref.scope != .group && coveredShared(sharedKeys[i].ref) {
@@ -94,7 +90,8 @@ extension LifecycleModel {
             if rules.hearsAppOnly { rules.observe(.keySaved(sharedKeys[i].ref, window: nil), &self) }
         }
         if let pending = run.pendingApp {
-            run.pendingApp?.keys = pending.keys.filter { !coveredShared($0) }
+            let left = pending.keys.filter { !coveredShared($0) }
+            run.pendingApp?.keys = left
         }
         if let window {
             saveSceneKeys(of: window, covered, &rules)

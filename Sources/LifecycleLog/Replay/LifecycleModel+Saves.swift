@@ -32,7 +32,8 @@ extension LifecycleModel {
         func covered(_ name: Name) -> Bool { names?.contains(name) ?? true }
         var open = OpenSave(seq: seq, id: id, window: windowName, store: store, shared: [], scene: [])
         if tracksGroupKeys { groupSave = .begin(names: names) }
-        for i in sharedKeys.indices where sharedKeys[i].state.isDirty && sharedKeys[i].ref.scope != .group && covered(sharedKeys[i].ref.name) {
+        for i in sharedKeys.indices
+        where sharedKeys[i].state.isDirty && sharedKeys[i].ref.scope != .group && saveCovers(sharedKeys[i].ref, names: names, window: window) {
             open.shared.append((i, sharedKeys[i].state.version))
         }
         for w in openWindows.indices where window == nil || window == w {

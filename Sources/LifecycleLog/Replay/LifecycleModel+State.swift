@@ -173,6 +173,13 @@ struct OpenWindow {
     var restoredFrom = NameMap<UInt64>()
     /// Running activities, by name, with the seq that started them.
     var activities = NameMap<UInt64>()
+    /// The documents it shows (trace format 2): its value, and every document it wrote or read a
+    /// key of (trace-format.md, Readings 11), as the identities document keys are joined with.
+    var documents: [String] = []
+
+    mutating func show(document identity: String) {
+        if !documents.contains(identity) { documents.append(identity) }
+    }
     var pendingBackground: PendingSave?
     /// Its position in ``LifecycleModel/restorations`` (found once, at open).
     var restorationSlot: Int
@@ -196,6 +203,8 @@ struct OpenWindow {
         dirtyScene.removeAll(keepingCapacity: true)
         restoredFrom = NameMap()  // shared with the restoration it came from: dropped, not emptied in place
         activities.removeAll()
+        documents.removeAll(keepingCapacity: true)
+        if let canonicalValue { documents.append(canonicalValue) }
         pendingBackground = nil
         self.restorationSlot = restorationSlot
     }

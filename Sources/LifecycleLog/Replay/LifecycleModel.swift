@@ -110,6 +110,7 @@ struct LifecycleModel: Sendable {
         } else {
             openWindows.append(OpenWindow(instance: instance, id: id, scene: scene, canonicalValue: canonicalValue, restored: restored,
                                           ownPhase: nil, openSeq: openSeq, seen: seen, restorationSlot: restorationSlot))
+            if let canonicalValue { openWindows[openWindows.count - 1].documents = [canonicalValue] }
         }
         return openWindows.count - 1
     }
@@ -243,7 +244,7 @@ struct LifecycleModel: Sendable {
         case .scene: return "\"\(names[key.name])\" (scene key of window \(names[key.window]))"
         case .document:
             let (name, document) = Self.documentKey(names[key.name])
-            if document.hasPrefix("\u{1}") { return "\"\(name)\" (untitled document of window \(document.dropFirst()))" }
+            if document.hasPrefix("\u{1}") { return "\"\(name)\" (untitled document of window \(document.dropFirst().prefix { $0 != "\u{0}" }))" }
             return "\"\(name)\" (document \(document))"
         default: return "\"\(names[key.name])\" (\(key.scope.rawValue))"
         }
@@ -254,17 +255,30 @@ struct LifecycleModel: Sendable {
     /// open window shows that document. Positions in ``sharedKeys``.
     func documentKeysLeft(byDismissing index: Int) -> [Int] {
         guard hasDocumentKeys else { return [] }
-        let window = openWindows[index]
-        let identity: String
-        if let value = window.canonicalValue {
-            for (i, other) in openWindows.enumerated() where i != index && other.canonicalValue == value { return [] }
-            identity = value
-        } else {
-            identity = "\u{1}" + names[window.id]
+        let closing = openWindows[index].documents.filter { identity in
+            !openWindows.indices.contains { $0 != index && openWindows[$0].documents.contains(identity) }
         }
+        guard !closing.isEmpty else { return [] }
         return sharedKeys.indices.filter {
-            sharedKeys[$0].ref.scope == .document && Self.documentKey(names[sharedKeys[$0].ref.name]).document == identity
+            sharedKeys[$0].ref.scope == .document && closing.contains(Self.documentKey(names[sharedKeys[$0].ref.name]).document)
         }
+    }
+
+    /// The identity of the untitled document of a window opened without a value: that window's
+    /// own (its instance), named by its id in messages.
+    static func untitledDocument(window: String, instance: Int) -> String {
+        "\u{1}" + window + "\u{0}" + String(instance)
+    }
+
+    /// Whether a `save` with `names` (all when `nil`) and `window` (none: every window) covers
+    /// shared key `ref` (not a `scene` key): a document key by its own name, and with a window only
+    /// when that window shows the document (trace-format.md section 5).
+    func saveCovers(_ ref: KeyRef, names narrowed: [Name]?, window: Int?) -> Bool {
+        guard ref.scope == .document else { return narrowed?.contains(ref.name) ?? true }
+        let (name, document) = Self.documentKey(names[ref.name])
+        if let window, !openWindows[window].documents.contains(document) { return false }
+        guard let narrowed else { return true }
+        return narrowed.contains { names[$0] == name }
     }
 
     /// A `document` key's name and document, as `LifecycleReducer.documentKey` joined them.

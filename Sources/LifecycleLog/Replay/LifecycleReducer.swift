@@ -36,6 +36,8 @@ public struct LifecycleReducer: Sendable {
     var parked: [Name: ParkedProcess] = [:]
     /// The `group` keys, shared by every process.
     var groupKeys = GroupKeys()
+    /// The unknown event kinds seen so far, in any process.
+    var unknownKinds: Set<Name> = []
     /// The app's own rules as given, for the rule state of each new process.
     let customRules: [any LifecycleRule]
 
@@ -98,7 +100,8 @@ public struct LifecycleReducer: Sendable {
         rules.now = EventTime(seq: seq, t: event.t)
         switch event.kind {
         case .unknown:
-            rules.observe(.unknownEvent(kind: event.name), &model)
+            // Once per kind in the whole trace, whichever process it names (rules.md, `unknown-event`).
+            if unknownKinds.insert(event.name).inserted { rules.observe(.unknownEvent(kind: event.name), &model) }
         case .mark:
             break
         case .launch:
@@ -127,7 +130,7 @@ public struct LifecycleReducer: Sendable {
     private mutating func applyLaunch(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra]) {
         // `!`: every launch carries its fields (the decoder and the conversion from Event both set them).
         model.applyLaunch(seq: seq, t: event.t, extras[Int(event.extraIndex)].launch!, &rules)
-        if !groupKeys.isEmpty { groupKeys.launched(currentProcess, seq: seq) }
+        if !groupKeys.isEmpty { groupKeys.launched(GroupKeys.Writer(process: currentProcess, instance: model.run.appWriter), seq: seq) }
     }
 
     /// An event in a run that touches a `group` or `document` key (trace format 2), or any
@@ -165,15 +168,19 @@ public struct LifecycleReducer: Sendable {
     private mutating func documentKey(_ event: ReplayEvent, extras: [ReplayExtra]) -> ReplayEvent {
         var event = event
         var document: String?
+        let window = event.window == ReplayEvent.noWindow ? nil : model.windowIndex(event.window)
         if event.extraIndex != ReplayEvent.noExtra, extras[Int(event.extraIndex)].document != ReplayEvent.noName {
             var bytes: [UInt8] = []
             JSONWriter.writeString(names[extras[Int(event.extraIndex)].document], into: &bytes)
             document = String(decoding: bytes, as: UTF8.self)
-        } else if event.window != ReplayEvent.noWindow, let index = model.windowIndex(event.window) {
-            document = model.openWindows[index].canonicalValue
+        } else if let window {
+            document = model.openWindows[window].canonicalValue
         }
-        let identity = document ?? "\u{1}" + names[event.window]  // \u{1}: untitled, shown by that window only
+        // \u{1}: untitled, shown by that window only: this window, not a later one with its id.
+        let identity = document ?? LifecycleModel.untitledDocument(window: names[event.window], instance: window.map { model.openWindows[$0].instance } ?? 0)
         event.name = names.intern(names[event.name] + "\u{0}" + identity)
+        // A window shows the documents it writes or reads a key of (trace-format.md, Readings 11).
+        if let window { model.openWindows[window].show(document: identity) }
         return event
     }
 
@@ -201,7 +208,10 @@ public struct LifecycleReducer: Sendable {
     /// read or write of one is checked against every process's writes (`lost-update`).
     @inline(never)
     mutating func applyGroup(seq: UInt64, _ event: ReplayEvent) {
-        let writer = GroupKeys.Writer(process: currentProcess, window: event.window)
+        // The window's instance (for an `open`, the one the model is about to give it), or the run's app.
+        let instance = event.window == ReplayEvent.noWindow ? model.run.appWriter
+            : event.kind == .open ? model.nextInstance : model.windowIndex(event.window).map { model.openWindows[$0].instance } ?? -1
+        let writer = GroupKeys.Writer(process: currentProcess, instance: instance)
         switch event.kind {
         case .open where model.windowIndex(event.window) == nil:  // an id already open: refused
             groupKeys.start(writer, seq: seq)
@@ -229,8 +239,8 @@ public struct LifecycleReducer: Sendable {
         groupKeys.started = true
         func start(_ process: Name, _ model: LifecycleModel) {
             guard model.isRunning else { return }
-            groupKeys.start(GroupKeys.Writer(process: process, window: ReplayEvent.noWindow), seq: model.run.launchSeq)
-            for window in model.openWindows { groupKeys.start(GroupKeys.Writer(process: process, window: window.id), seq: window.openSeq) }
+            groupKeys.start(GroupKeys.Writer(process: process, instance: model.run.appWriter), seq: model.run.launchSeq)
+            for window in model.openWindows { groupKeys.start(GroupKeys.Writer(process: process, instance: window.instance), seq: window.openSeq) }
         }
         start(currentProcess, model)
         for (process, parkedProcess) in parked { start(process, parkedProcess.model) }
@@ -272,7 +282,15 @@ public struct LifecycleReducer: Sendable {
             swap(&other.rules.findings, &rules.findings)
             let reporting = other.rules.findings.process
             other.rules.findings.process = process == ReplayEvent.mainProcess ? nil : other.model.names[process]
-            other.rules.afterEvent(seq: seq, other.model)
+            if other.model.deferredGroupEffects.isEmpty {
+                other.rules.afterEvent(seq: seq, other.model)
+            } else {
+                // A run waiting for its end after its willTerminate: its stretches count only if a
+                // terminate or kill ends it, and then with what other processes did meanwhile.
+                var ending = other.model
+                for effect in ending.deferredGroupEffects { ending.apply(effect) }
+                other.rules.afterEvent(seq: seq, ending)
+            }
             other.rules.findings.process = reporting
             swap(&other.rules.findings, &rules.findings)
             swap(&other.model.names, &model.names)

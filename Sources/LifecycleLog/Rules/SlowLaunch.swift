@@ -39,7 +39,7 @@ struct SlowLaunch: BuiltInRule {
         let endT: Double
         let how: String
         switch end.how {
-        case .killed(let kill) where kill.reason == .watchdog:
+        case .killed(let kill) where kill.reason == .watchdog && end.appPhase != .background:  // rules v3: not the suspend watchdog
             (endT, how) = (kill.t, "was killed by the watchdog")
         case .killed(let kill) where end.isUnexplained(underDebugger: run.debugger) && end.appPhase != .background:
             (endT, how) = (kill.t, "was killed (reason \"\(model.names[kill.name])\")")
