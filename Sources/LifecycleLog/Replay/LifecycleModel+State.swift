@@ -181,8 +181,12 @@ struct OpenWindow {
         if !documents.contains(identity) { documents.append(identity) }
     }
     var pendingBackground: PendingSave?
-    /// Its position in ``LifecycleModel/restorations`` (found once, at open).
+    /// Its position in ``LifecycleModel/restorations`` (found once, at open): by its value, or
+    /// without one by its id.
     var restorationSlot: Int
+    /// The slot of its scene and id, which a restored window without a value takes over from
+    /// (trace-format.md, Readings 2): ``restorationSlot`` for a window without a value.
+    var idSlot = -1
 
     func sceneKeyRef(_ name: Name) -> KeyRef { KeyRef(scope: .scene, name: name, instance: instance, window: id) }
 

@@ -15,14 +15,21 @@ extension LifecycleModel {
         let slot = restorationSlot(identity)
         let index = addWindow(instance: takeInstance(), id: id, scene: scene, canonicalValue: canonical, restored: restored,
                               openSeq: seq, restorationSlot: slot)
+        // A window with a value is also the last window of its scene and id (Readings 2).
+        let idSlot = number == nil ? slot : restorationSlot(RestorationIdentity(scene: scene, valueNumber: nil, window: id))
+        openWindows[index].idSlot = idSlot
         if restored {
             materializeRestoration(slot)
             let saved = restorations[slot]
             openWindows[index].restoredFrom = saved
             openWindows[index].sceneKeys = saved.mapValues { KeyState(saved: $0) }
-        } else if !restorations[slot].isEmpty || restorationSources[slot] != nil {
-            restorations[slot] = NameMap()  // a fresh window: nothing to inherit from it until it saves
-            restorationSources[slot] = nil
+            // What it took over is what it leaves, until it saves.
+            restorationSaved(by: index)
+        } else {
+            for s in idSlot == slot ? [slot] : [slot, idSlot] where !restorations[s].isEmpty || restorationSources[s] != nil {
+                restorations[s] = NameMap()  // a fresh window: nothing to inherit from it until it saves
+                restorationSources[s] = nil
+            }
         }
         rules.observe(.windowOpened(index: index, declaration: run.scenes[scene]), &self)
         phasesChanged(seq: seq, t: t, appBefore: appBefore, &rules)
@@ -50,8 +57,9 @@ extension LifecycleModel {
     /// saved versions change only at saves, so the copy is made when it is needed (a restored
     /// window opens in the slot, or this window closes) instead of at every save.
     mutating func restorationSaved(by index: Int) {
-        let slot = openWindows[index].restorationSlot
-        restorationSources[slot] = RestorationSource(instance: openWindows[index].instance, keyCount: openWindows[index].sceneKeys.count)
+        let source = RestorationSource(instance: openWindows[index].instance, keyCount: openWindows[index].sceneKeys.count)
+        restorationSources[openWindows[index].restorationSlot] = source
+        restorationSources[openWindows[index].idSlot] = source
     }
 
     /// Copies what ``restorationSaved(by:)`` recorded for `slot` into ``restorations``.

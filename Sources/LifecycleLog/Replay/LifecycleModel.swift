@@ -119,8 +119,10 @@ struct LifecycleModel: Sendable {
     static let closedWindowsKept = 64
 
     mutating func removeWindow(at index: Int) {
-        let slot = openWindows[index].restorationSlot
-        if restorationSources[slot]?.instance == openWindows[index].instance { materializeRestoration(slot) }
+        for slot in [openWindows[index].restorationSlot, openWindows[index].idSlot]
+        where restorationSources[slot]?.instance == openWindows[index].instance {
+            materializeRestoration(slot)
+        }
         ownPhaseCounts.add(openWindows[index].ownPhase, -1)
         windowSlots[Int(openWindows[index].id)] = -1
         let last = openWindows.count - 1
