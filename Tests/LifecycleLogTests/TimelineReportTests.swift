@@ -201,6 +201,13 @@ final class TimelineProcessTests: XCTestCase {
         XCTAssertFalse(timeline.marks.contains { $0.kind == .uncleanEnd })
     }
 
+    func testAProcessThatOnlyMarksGetsNoLanesAndItsMarkDoesNotMoveTheAppsEnd() throws {
+        // The test runner's mark at t 300 is not an event of the app: the app died after t 20.
+        let timeline = try Timeline.build("\(repositoryRoot)/traces/rules/harness-real-crash.jsonl")
+        XCTAssertEqual(timeline.processes, [""])
+        XCTAssertEqual(timeline.marks.filter { $0.kind == .uncleanEnd }.map(\.t), [20])
+    }
+
     func testASingleProcessTraceKeepsOneUnnamedGroupOfLanes() throws {
         let timeline = try Timeline.build("\(repositoryRoot)/traces/examples/macos-editor-quit.jsonl")
         XCTAssertEqual(timeline.processes, [""])

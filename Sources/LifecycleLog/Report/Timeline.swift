@@ -375,13 +375,15 @@ struct TimelineBuilder {
     mutating func apply(seq: UInt64, _ event: Event) {
         let t = event.t
         lastT = t
-        let p = process(of: event)
         if case .mark = event.kind {
-            // A mark belongs to no run and changes nothing (the reducer keeps its current process).
+            // A mark belongs to no run and changes nothing (the reducer keeps its current process);
+            // a process that only marks (a test runner) gets no lanes.
             reducer.apply(seq: seq, event)
+            let p = processIndex[event.process ?? ""] ?? processIndex[""] ?? (processes.isEmpty ? process(of: event) : 0)
             place(seq: seq, t: t, process: p, row: -1)
             return
         }
+        let p = process(of: event)
         // Where the event's window is before the event (a dismiss removes it).
         let rowBefore = processes[p].row(ofWindow: event.window)
         let hadRun = processes[p].running
