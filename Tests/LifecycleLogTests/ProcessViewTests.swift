@@ -54,4 +54,64 @@ final class ProcessViewTests: XCTestCase {
         XCTAssertEqual(json["process"] as? String, "")
         XCTAssertNil(json["processes"])
     }
+
+    // MARK: stats
+
+    func testStatsCountsEachProcessAndAChangeOfProcessOpensNoWindow() throws {
+        let stats = try TraceStatistics.gather(clean)
+        XCTAssertEqual(stats.windowsOpened, 2, "two opens, one in the app and one in the share extension")
+        XCTAssertEqual(stats.mostWindowsOpen, 2)
+        XCTAssertEqual(stats.processes.map(\.process), ["", "com.example.notes.widget", "com.example.notes.share"])
+        XCTAssertEqual(stats.processes.map(\.events), [9, 5, 8])
+        XCTAssertEqual(stats.processes.map(\.runs), [1, 1, 1])
+        XCTAssertEqual(stats.processes.map(\.cleanRuns), [1, 0, 1])
+        XCTAssertEqual(stats.processes.map(\.windowsOpened), [1, 0, 1])
+        let text = try replay("stats", clean)
+        XCTAssertTrue(text.stdout.contains("windows opened  2 (at most 2 at once)"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("com.example.notes.widget  5       1     0      0"), text.stdout)
+        let json = try object(try replay("stats", clean, "--format", "json").stdout)
+        XCTAssertEqual(json["windowsOpened"] as? Int, 2)
+        XCTAssertEqual((json["processes"] as? [[String: Any]])?.map { $0["process"] as? String }, ["", "com.example.notes.widget", "com.example.notes.share"])
+    }
+
+    func testStatsOfOneProcessCountOnlyItsEventsAndFindings() throws {
+        let lost = "\(repositoryRoot)/traces/rules/group-widget-killed-unsaved.jsonl"
+        let widget = try TraceStatistics.gather(lost, process: "com.example.notes.widget")
+        XCTAssertEqual(widget.process, "com.example.notes.widget")
+        XCTAssertEqual(widget.runs, 1)
+        XCTAssertEqual(widget.cleanRuns, 0)
+        XCTAssertEqual(widget.windowsOpened, 0)
+        XCTAssertEqual(widget.findingsPerRule.map(\.rule), [.unsavedAtExit], "the widget was killed with an unsaved group key")
+        let app = try TraceStatistics.gather(lost, process: "")
+        XCTAssertEqual(app.findingsPerRule.count, 0)
+        XCTAssertEqual(app.windowsOpened, 1)
+        XCTAssertEqual(widget.events + app.events, try TraceStatistics.gather(lost).events)
+        let json = try object(try replay("stats", lost, "--process", "com.example.notes.widget", "--format", "json").stdout)
+        XCTAssertEqual(json["process"] as? String, "com.example.notes.widget")
+        let unknown = try replay("stats", lost, "--process", "com.example.nope")
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.stderr.contains("the processes with events: \"\" (the main app), \"com.example.notes.widget\""), unknown.stderr)
+    }
+
+    // MARK: dump
+
+    func testDumpWindowLabelsEachProcesssWindowAndProcessKeepsThemApart() throws {
+        let all = try replay("dump", clean, "--window", "w1")
+        XCTAssertEqual(all.status, 0, all.stderr)
+        let lines = all.stdout.split(separator: "\n").dropFirst().map(String.init)
+        XCTAssertEqual(lines.count, 10)
+        XCTAssertEqual(lines.filter { $0.contains("w1 (com.example.notes.share)") }.count, 4, all.stdout)
+        XCTAssertFalse(all.stdout.contains("process="), "the process goes with the window, not twice")
+        let app = try replay("dump", clean, "--window", "w1", "--process", "")
+        XCTAssertEqual(app.stdout.split(separator: "\n").dropFirst().map { String($0.split(separator: " ")[0]) }, ["2", "3", "17", "18", "19", "21"])
+        let share = try replay("dump", clean, "--window", "w1", "--process", "com.example.notes.share")
+        XCTAssertEqual(share.stdout.split(separator: "\n").dropFirst().map { String($0.split(separator: " ")[0]) }, ["10", "11", "13", "15"])
+        // Without a window, the process stays a field.
+        let widget = try replay("dump", clean, "--process", "com.example.notes.widget", "--kind", "kill")
+        XCTAssertTrue(widget.stdout.contains("process=com.example.notes.widget reason=jetsam"), widget.stdout)
+        let unknown = try replay("dump", clean, "--process", "nope")
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertEqual(unknown.stdout, "", "nothing half-written")
+        XCTAssertTrue(unknown.stderr.contains("no event of process \"nope\" from seq 1"), unknown.stderr)
+    }
 }
