@@ -227,6 +227,31 @@ final class TimelineProcessTests: XCTestCase {
     }
 }
 
+/// What the window lanes are called on the page.
+final class TimelineLaneLabelTests: XCTestCase {
+    func testALaneThatHeldSeveralWindowsSaysSoAndEachProcessIsNamed() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("reuse.jsonl")
+        try """
+            {"format":"lifecycle-trace","version":2}
+            {"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"doc","kind":"WindowGroup"}]}
+            {"event":"open","t":1,"window":"a","scene":"doc"}
+            {"event":"dismiss","t":2,"window":"a"}
+            {"event":"open","t":3,"window":"b","scene":"doc"}
+            {"event":"dismiss","t":4,"window":"b"}
+            {"event":"open","t":5,"window":"c","scene":"doc"}
+            {"event":"launch","t":6,"process":"com.example.share","platform":"macOS","scenes":[{"id":"doc","kind":"WindowGroup"}]}
+            {"event":"open","t":7,"process":"com.example.share","window":"a","scene":"doc"}
+            {"event":"terminate","t":10}
+
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let timeline = try Timeline.build(path)
+        XCTAssertEqual(timeline.processRows, [1, 1], "one row of the app held a, b and c in turn")
+        let lanes = try renderInChromium(timeline.html(), check: #"document.title = document.getElementById("canvas").getAttribute("aria-label");"#)
+        XCTAssertTrue(lanes.contains("window lanes: app:, a · doc +2 more, com.example.share:, a · doc; time axis:"), lanes)
+    }
+}
+
 /// Renders `html` in headless Chromium with `check` (a script that sets `document.title`) run at load,
 /// and returns the title; skips the test when Chromium is not installed.
 func renderInChromium(_ html: String, check: String) throws -> String {

@@ -149,7 +149,6 @@ extension Timeline {
             if (px + 3 >= lastRight + 8 && px + 3 + w <= width - 2) { ctx.fillText(text, px + 3, AXIS_Y); lastRight = px + 3 + w; drawn.push(text); }
           }
           // What the canvas shows, for screen readers (and the page's own checks).
-          canvas.setAttribute("aria-label", `Timeline of ${name} from ${fmt(v0 - D.start)} to ${fmt(v1 - D.start)}; time axis: ${drawn.join(", ")}`);
           // Below the axis, only lanes (when they scroll, they pass under it).
           const laneTop = SCROLL ? TOP - LANE_H / 2 : 0;
           ctx.save(); ctx.beginPath(); ctx.rect(0, laneTop, width, height - laneTop); ctx.clip();
@@ -173,15 +172,23 @@ extension Timeline {
           // Window names at the left edge: a row that holds several windows in view says so.
           ctx.save(); ctx.beginPath(); ctx.rect(0, laneTop, LABEL_W, height - laneTop); ctx.clip();
           ctx.fillStyle = "#202124";
-          for (let p = 0; p < P; p++) for (let r = 0; r < procRows(p); r++) {
-            const y = laneY(p, r);
-            if (!visible(y)) continue;
-            const held = labelsAt.get(p + "," + r);
-            const text = !held ? `window row ${r + 1}` : held.count === 1 ? D.labels[held.first]
-              : `${D.labels[held.first]} +${held.count - 1} more`;
-            ctx.fillText(clip(text, LABEL_W - (MULTI ? 20 : 12)), MULTI ? 16 : 8, y);
+          const named = [];
+          for (let p = 0; p < P; p++) {
+            if (MULTI && visible(laneY(p, -2))) named.push(D.processes[p] + ":");
+            for (let r = 0; r < procRows(p); r++) {
+              const y = laneY(p, r);
+              if (!visible(y)) continue;
+              const held = labelsAt.get(p + "," + r);
+              const text = !held ? `window row ${r + 1}` : held.count === 1 ? D.labels[held.first]
+                : `${D.labels[held.first]} +${held.count - 1} more`;
+              ctx.fillText(clip(text, LABEL_W - (MULTI ? 20 : 12)), MULTI ? 16 : 8, y);
+              named.push(text);
+            }
           }
           ctx.restore();
+          // What the canvas shows, for screen readers (and the page's own checks).
+          canvas.setAttribute("aria-label", `Timeline of ${name} from ${fmt(v0 - D.start)} to ${fmt(v1 - D.start)}; ` +
+            `window lanes: ${named.join(", ")}; time axis: ${drawn.join(", ")}`);
         }
         let labelsAt = new Map();  // "process,row" → the windows the row shows in view: {first, count}
         function drawPhases() {
