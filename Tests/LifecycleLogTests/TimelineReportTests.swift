@@ -206,6 +206,11 @@ final class TimelineProcessTests: XCTestCase {
         let timeline = try Timeline.build("\(repositoryRoot)/traces/rules/harness-real-crash.jsonl")
         XCTAssertEqual(timeline.processes, [""])
         XCTAssertEqual(timeline.marks.filter { $0.kind == .uncleanEnd }.map(\.t), [20])
+        // Also when the runner's mark comes first.
+        let first = try Timeline.build("\(repositoryRoot)/traces/rules/harness-xcuitest-terminate.jsonl")
+        XCTAssertEqual(first.processes, [""])
+        XCTAssertEqual(first.processNames, ["app"])
+        XCTAssertTrue(first.marks.allSatisfy { $0.process == 0 })
     }
 
     func testASingleProcessTraceKeepsOneUnnamedGroupOfLanes() throws {

@@ -294,8 +294,10 @@ struct TimelineBuilder {
     }
 
     /// The index of the process an event is about (`""` and no `process`: the main app).
-    mutating func process(of event: Event) -> Int {
-        let name = event.process ?? ""
+    mutating func process(of event: Event) -> Int { process(named: event.process ?? "") }
+
+    /// The index of the process `name` (`""`: the main app), added when new.
+    mutating func process(named name: String) -> Int {
         if let i = processIndex[name] { return i }
         processes.append(ProcessLanes(process: name))
         processIndex[name] = processes.count - 1
@@ -379,7 +381,7 @@ struct TimelineBuilder {
             // A mark belongs to no run and changes nothing (the reducer keeps its current process);
             // a process that only marks (a test runner) gets no lanes.
             reducer.apply(seq: seq, event)
-            let p = processIndex[event.process ?? ""] ?? processIndex[""] ?? (processes.isEmpty ? process(of: event) : 0)
+            let p = processIndex[event.process ?? ""] ?? processIndex[""] ?? (processes.isEmpty ? process(named: "") : 0)
             place(seq: seq, t: t, process: p, row: -1)
             return
         }
@@ -483,5 +485,18 @@ struct TimelineBuilder {
     mutating func finish() {
         for p in processes.indices { closeAll(p, at: lastT) }
         for (lane, fill) in fills.sorted(by: { $0.key < $1.key }) { flush(lane, fill) }
+        // A process with nothing to draw (the main app taken for a test runner's first mark) gets no lanes.
+        var used = Set(segments.map(\.process))
+        used.formUnion(marks.map(\.process))
+        used.formUnion(placed.map(\.process))
+        if used.count < processes.count, !used.isEmpty {
+            var renumbered: [Int: Int] = [:]
+            for p in processes.indices where used.contains(p) { renumbered[p] = renumbered.count }
+            processes = processes.indices.filter(used.contains).map { processes[$0] }
+            // `!`: every process in use was renumbered.
+            for i in segments.indices { segments[i].process = renumbered[segments[i].process]! }
+            for i in marks.indices { marks[i].process = renumbered[marks[i].process]! }
+            for i in placed.indices { placed[i].process = renumbered[placed[i].process]! }
+        }
     }
 }
