@@ -171,6 +171,21 @@ final class TraceEventExportProcessTests: XCTestCase {
         XCTAssertEqual(launches, ["1 run 1", "2 run 1", "3 run 1"])
     }
 
+    func testATestRunnersMarkFirstMakesItAProcessButTheAppSortsFirst() throws {
+        let events = try export("\(repositoryRoot)/traces/rules/harness-xcuitest-terminate.jsonl")
+        let sorted = events.filter { value($0, "name") == "process_sort_index" }.map { "\(value($0, "pid")) \(sortIndex($0))" }
+        XCTAssertEqual(sorted, ["1 1", "2 0"])
+        let names = events.filter { value($0, "name") == "process_name" }.map { value($0, "args") }
+        XCTAssertEqual(names, ["com.example.NotesUITests.xctrunner", "app"])
+        // The harness's kill ends the app's run: its slices end there, and no run "ended without terminate".
+        XCTAssertFalse(events.contains { value($0, "name") == "ended without terminate" })
+    }
+
+    private func sortIndex(_ e: [JSONMember]) -> String {
+        guard case .object(let args)? = e.first(where: { $0.name == "args" })?.value, case .number(let n)? = args.first(where: { $0.name == "sort_index" })?.value else { return "?" }
+        return n
+    }
+
     private func runOf(_ e: [JSONMember]) -> String {
         guard case .object(let args)? = e.first(where: { $0.name == "args" })?.value, case .number(let n)? = args.first(where: { $0.name == "run" })?.value else { return "?" }
         return n

@@ -10,7 +10,8 @@
 ///   tracks; each `launch` is a process-scoped instant with the run's number
 ///   in `args.run`, and a run that ended without `terminate` or `kill` gets an
 ///   "ended without terminate" instant at the process's last event. A process
-///   that only records marks (a test runner) is a process too.
+///   that only records marks (a test runner) is a process too. The main app
+///   sorts first (`process_sort_index` 0, the others their `pid`).
 /// - In a process, thread 0 is the app phase and each window id is a thread of
 ///   its own (`tid` from 1 in the order window ids first open in the process),
 ///   named by `thread_name` metadata: "w2 · note 42" (window id, scene, value).
@@ -175,7 +176,8 @@ private struct TraceEventWriter {
         trackIndex[process] = tracks.count - 1
         let name = !process.isEmpty ? process : launch?.app.map { "\($0) (app)" } ?? "app"
         metadata("process_name", pid: pid, tid: 0, name: name)
-        begin("M", pid: pid, tid: 0, name: "process_sort_index"); raw(",\"args\":{\"sort_index\":\(pid)}}")
+        // The main app sorts first, whoever recorded the first event (a test runner's mark).
+        begin("M", pid: pid, tid: 0, name: "process_sort_index"); raw(",\"args\":{\"sort_index\":\(process.isEmpty ? 0 : pid)}}")
         metadata("thread_name", pid: pid, tid: 0, name: "app phase")
         return tracks.count - 1
     }
