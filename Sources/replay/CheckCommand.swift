@@ -64,6 +64,9 @@ extension Replay {
         @Option(help: "With --state, the seq just after which to show the state (default: the end).")
         var at: UInt64?
 
+        @Option(help: "With --state, only this process's state (trace format 2; \"\" is the main app). Default: every process's.")
+        var process: String?
+
         @Option(help: "Compare the report with this expected-report file (with a folder or several traces: the folder holding NAME.expected.json for each trace NAME); print a diff and exit 1 when they differ.")
         var expect: String?
 
@@ -76,6 +79,7 @@ extension Replay {
         func validate() throws {
             if traces.isEmpty { throw ValidationError("Name at least one trace, for example: replay session.lmdb --assert") }
             if at != nil && !state { throw ValidationError("--at goes with --state: replay TRACE --state --at SEQ") }
+            if process != nil && !state { throw ValidationError("--process goes with --state: replay TRACE --state --process NAME") }
             if state && format != .text && format != .json { throw ValidationError("--state prints text or json; use --format text or --format json") }
             if updateExpected && expect == nil { throw ValidationError("--update-expected needs --expect FILE to know where to write") }
             if expectMessages && expect == nil { throw ValidationError("--expect-messages goes with --expect FILE: replay TRACE --expect TRACE.expected.json --expect-messages") }
@@ -95,8 +99,8 @@ extension Replay {
 
             if state {
                 warnAboutTornRecords([traces[0]])
-                let snapshot = try Replayer.state(of: traces[0], at: at)
-                Output.standardOutput.write(format == .json ? snapshot.json() : snapshot.table())
+                let states = try Replayer.states(of: traces[0], at: at, process: process)
+                Output.standardOutput.write(format == .json ? LifecycleState.json(states) : LifecycleState.table(states))
                 return
             }
             if let expect {

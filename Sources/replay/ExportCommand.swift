@@ -24,7 +24,7 @@ extension Replay {
                 file's pages still hold after it (also from a truncated file).
 
                 --format perfetto writes Chrome trace-event JSON instead, for ui.perfetto.dev or \
-                chrome://tracing: a process per run, a thread per window (and one for the app phase) \
+                chrome://tracing: a process per recorded process (the app, each extension), a thread per window (and one for the app phase) \
                 with its phases as slices, findings and every other event as instants. It reads \
                 .lmdb and .jsonl traces; --explore and --rules choose the findings as for replay TRACE.
 

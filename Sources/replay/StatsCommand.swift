@@ -19,6 +19,7 @@ extension Replay {
                 Example:
                   replay stats session.lmdb
                   replay stats session.lmdb --format json
+                  replay stats session.lmdb --process com.example.notes.widget
                 """)
 
         @Argument(help: "The trace (.lmdb or .jsonl).")
@@ -30,24 +31,30 @@ extension Replay {
         @Flag(help: "Count the what-if findings (kill-exposure) too.")
         var explore = false
 
+        @Option(help: "Count only this process's events and findings (trace format 2; \"\" is the main app).")
+        var process: String?
+
         func run() throws {
             var configuration = RuleConfiguration()
             configuration.explore = explore
             warnAboutTornRecords([trace])
-            let stats = try TraceStatistics.gather(trace, configuration: configuration)
+            let stats = try TraceStatistics.gather(trace, configuration: configuration, process: process)
             Output.standardOutput.write(format == .json ? stats.json() : stats.text())
         }
     }
 
-    /// `replay dump TRACE [--from SEQ] [--to SEQ] [--window W] [--kind K]`
+    /// `replay dump TRACE [--from SEQ] [--to SEQ] [--process P] [--window W] [--kind K]`
     struct Dump: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "dump",
-            abstract: "List a trace's events, aligned, filtered by seq range, window and kind.",
+            abstract: "List a trace's events, aligned, filtered by seq range, process, window and kind.",
             discussion: """
+                A window of another process than the main app is listed with its process: w1 (com.example.notes.share).
+
                 Example:
                   replay dump session.lmdb --from 4800 --to 4820
                   replay dump session.lmdb --window w2 --kind write --kind save
+                  replay dump session.lmdb --process com.example.notes.share --window w1
                 """)
 
         @Argument(help: "The trace (.lmdb or .jsonl).")
@@ -59,7 +66,10 @@ extension Replay {
         @Option(help: "The last seq to list.")
         var to: UInt64?
 
-        @Option(help: "Only events that name this window.")
+        @Option(help: "Only events of this process (trace format 2; \"\" is the main app).")
+        var process: String?
+
+        @Option(help: "Only events that name this window (of every process, each labelled, unless --process says which).")
         var window: String?
 
         @Option(help: "Only events of this kind (repeat for several).")
@@ -71,7 +81,7 @@ extension Replay {
         }
 
         func run() throws {
-            let filter = EventListing.Filter(from: from, to: to ?? .max, window: window, kinds: Set(kind))
+            let filter = EventListing.Filter(from: from, to: to ?? .max, process: process, window: window, kinds: Set(kind))
             // Gathered (spilling to disk) and printed only when the range was read whole:
             // a trace damaged inside the range prints its error, not half a listing.
             warnAboutTornRecords([trace])

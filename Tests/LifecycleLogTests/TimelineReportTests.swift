@@ -158,3 +158,148 @@ final class BrowserRenderTests: XCTestCase {
         XCTAssertGreaterThan((try FileManager.default.attributesOfItem(atPath: png)[.size] as? Int) ?? 0, 10_000)
     }
 }
+
+/// Trace format 2: an app and its extensions, each with its own lanes.
+final class TimelineProcessTests: XCTestCase {
+    private let clean = "\(repositoryRoot)/traces/rules/app-widget-share-extension-clean.jsonl"
+
+    /// `(start, end, phase)` of one lane.
+    private func lane(_ timeline: Timeline, _ process: Int, _ row: Int) -> [String] {
+        timeline.segments.filter { $0.process == process && $0.row == row }.sorted { $0.start < $1.start }
+            .map { "\(JSONWriter.number($0.start))-\(JSONWriter.number($0.end)) \($0.phase.rawValue)" }
+    }
+
+    func testEachProcessGetsItsOwnNamedLanesAndNoProcessEndsAnothersRun() throws {
+        let timeline = try Timeline.build(clean)
+        XCTAssertEqual(timeline.processes, ["", "com.example.notes.widget", "com.example.notes.share"])
+        XCTAssertEqual(timeline.processNames, ["com.example.notes (app)", "com.example.notes.widget", "com.example.notes.share"])
+        XCTAssertEqual(timeline.processRows, [1, 0, 1])
+        XCTAssertEqual(timeline.rows, 2)
+        // The widget's launch does not end the app's run; the widget's kill ends the widget's.
+        XCTAssertFalse(timeline.marks.contains { $0.kind == .uncleanEnd }, "\(timeline.marks)")
+        XCTAssertEqual(timeline.marks.filter { $0.row == -1 && [.launch, .terminate, .kill].contains($0.kind) }.map { "\($0.process) \($0.kind) \(JSONWriter.number($0.t))" },
+                       ["0 launch 0", "1 launch 30", "1 kill 40", "2 launch 50", "2 terminate 57", "0 terminate 90"])
+        // The app's window is drawn the whole time it is open, through the other processes' events.
+        XCTAssertEqual(lane(timeline, 0, 0), ["10-20 inactive", "20-70 active", "70-80 inactive", "80-90 background"])
+        XCTAssertEqual(lane(timeline, 0, -1), ["0-20 inactive", "20-70 active", "70-80 inactive", "80-90 background"])
+        // The share extension's w1 is on its own lane, not on the app's w1.
+        XCTAssertEqual(lane(timeline, 2, 0), ["51-52 inactive", "52-56 active"])
+        XCTAssertTrue(timeline.segments.filter { $0.process == 2 && $0.row == 0 }.allSatisfy { timeline.labels[$0.label] == "w1 · compose" })
+        // Each process's app phase is its own.
+        XCTAssertEqual(lane(timeline, 1, -1), ["30-40 background"])
+        XCTAssertEqual(lane(timeline, 2, -1), ["50-52 inactive", "52-56 active", "56-57 inactive"])
+        // The page gets the process names, and every segment, mark and finding its process.
+        let html = timeline.html()
+        XCTAssertTrue(html.contains(#""processes":["com.example.notes (app)","com.example.notes.widget","com.example.notes.share"],"processRows":[1,0,1]"#))
+    }
+
+    func testAFindingIsPlacedOnTheLaneOfItsOwnProcess() throws {
+        let timeline = try Timeline.build("\(repositoryRoot)/traces/rules/group-widget-lost-update.jsonl")
+        let placed = try XCTUnwrap(timeline.findings.first { $0.finding.rule == .lostUpdate })
+        XCTAssertEqual(placed.process, 0)
+        XCTAssertEqual(placed.row, 0, "the app's w1 wrote the stale copy")
+        XCTAssertFalse(timeline.marks.contains { $0.kind == .uncleanEnd })
+    }
+
+    func testAProcessThatOnlyMarksGetsNoLanesAndItsMarkDoesNotMoveTheAppsEnd() throws {
+        // The test runner's mark at t 300 is not an event of the app: the app died after t 20.
+        let timeline = try Timeline.build("\(repositoryRoot)/traces/rules/harness-real-crash.jsonl")
+        XCTAssertEqual(timeline.processes, [""])
+        XCTAssertEqual(timeline.marks.filter { $0.kind == .uncleanEnd }.map(\.t), [20])
+        // Also when the runner's mark comes first.
+        let first = try Timeline.build("\(repositoryRoot)/traces/rules/harness-xcuitest-terminate.jsonl")
+        XCTAssertEqual(first.processes, [""])
+        XCTAssertEqual(first.processNames, ["app"])
+        XCTAssertTrue(first.marks.allSatisfy { $0.process == 0 })
+    }
+
+    func testASingleProcessTraceKeepsOneUnnamedGroupOfLanes() throws {
+        let timeline = try Timeline.build("\(repositoryRoot)/traces/examples/macos-editor-quit.jsonl")
+        XCTAssertEqual(timeline.processes, [""])
+        XCTAssertEqual(timeline.processRows, [timeline.rows])
+        XCTAssertTrue(timeline.segments.allSatisfy { $0.process == 0 })
+    }
+
+    func testAnEmptyTracesPageDoesNotCallItCleanAndEveryNumberInTheDataIsJSON() throws {
+        let folder = TemporaryFolder()
+        let empty = folder.file("empty.jsonl")
+        try "{\"format\":\"lifecycle-trace\",\"version\":2}\n".write(toFile: empty, atomically: true, encoding: .utf8)
+        let html = try Timeline.build(empty).html()
+        XCTAssertEqual(try replay(empty, "--assert").status, 1, "an empty trace fails --assert, so the page must not call it clean")
+        let page = try renderInChromium(html, check: ##"document.title = document.querySelector("#findings tbody").textContent;"##)
+        XCTAssertTrue(page.hasPrefix("The trace has no events"), page)
+        XCTAssertFalse(page.contains("nothing to fix"), page)
+    }
+}
+
+/// What the window lanes are called on the page.
+final class TimelineLaneLabelTests: XCTestCase {
+    func testALaneThatHeldSeveralWindowsSaysSoAndEachProcessIsNamed() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("reuse.jsonl")
+        try """
+            {"format":"lifecycle-trace","version":2}
+            {"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"doc","kind":"WindowGroup"}]}
+            {"event":"open","t":1,"window":"a","scene":"doc"}
+            {"event":"dismiss","t":2,"window":"a"}
+            {"event":"open","t":3,"window":"b","scene":"doc"}
+            {"event":"dismiss","t":4,"window":"b"}
+            {"event":"open","t":5,"window":"c","scene":"doc"}
+            {"event":"launch","t":6,"process":"com.example.share","platform":"macOS","scenes":[{"id":"doc","kind":"WindowGroup"}]}
+            {"event":"open","t":7,"process":"com.example.share","window":"a","scene":"doc"}
+            {"event":"terminate","t":10}
+
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let timeline = try Timeline.build(path)
+        XCTAssertEqual(timeline.processRows, [1, 1], "one row of the app held a, b and c in turn")
+        let lanes = try renderInChromium(timeline.html(), check: #"document.title = document.getElementById("canvas").getAttribute("aria-label");"#)
+        XCTAssertTrue(lanes.contains("window lanes: app:, a · doc +2 more, com.example.share:, a · doc; time axis:"), lanes)
+    }
+}
+
+/// Renders `html` in headless Chromium with `check` (a script that sets `document.title`) run at load,
+/// and returns the title; skips the test when Chromium is not installed.
+func renderInChromium(_ html: String, check: String) throws -> String {
+    guard let chromium = ["/usr/bin/chromium", "/usr/local/bin/chromium"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        throw XCTSkip("chromium is not installed (apt-get install chromium, or run scripts/render-report once)")
+    }
+    let folder = TemporaryFolder()
+    let page = folder.file("page.html")
+    try (html + "<script>window.addEventListener(\"load\", () => { \(check) });</script>\n").write(toFile: page, atomically: true, encoding: .utf8)
+    let result = try runProgram(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,900", "--dump-dom", "file://\(page)"])
+    guard let start = result.stdout.range(of: "<title>"), let end = result.stdout.range(of: "</title>", range: start.upperBound..<result.stdout.endIndex) else {
+        XCTFail("no title in the rendered page: \(result.stderr.suffix(2000))"); return ""
+    }
+    return String(result.stdout[start.upperBound..<end.lowerBound])
+        .replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+}
+
+/// A page of thousands of lanes still draws (a canvas taller than the browser's limit stays blank).
+final class TimelineManyWindowsTests: XCTestCase {
+    func testTwoThousandTwoHundredWindowsOpenAtOnceAreDrawnInAScrollingChart() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("many.jsonl")
+        var lines = [#"{"format":"lifecycle-trace","version":2}"#,
+                     #"{"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"doc","kind":"WindowGroup"}]}"#]
+        for i in 0..<2200 { lines.append(#"{"event":"open","t":\#(i + 1),"window":"w\#(i)","scene":"doc"}"#) }
+        lines.append(#"{"event":"phase","t":3000,"phase":"active"}"#)
+        lines.append(#"{"event":"terminate","t":4000}"#)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let timeline = try Timeline.build(path)
+        XCTAssertEqual(timeline.rows, 2200)
+        // Counts the canvas's active-green pixels, then scrolls to the last lane and counts again.
+        let title = try renderInChromium(timeline.html(), check: """
+            const count = () => { const c = document.getElementById("canvas"), g = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+              let n = 0; for (let i = 0; i < g.length; i += 4) if (g[i] === 0x2e && g[i + 1] === 0x7d && g[i + 2] === 0x32) n++; return n; };
+            const top = count(), chart = document.getElementById("chart");
+            chart.scrollTop = chart.scrollHeight; chart.dispatchEvent(new Event("scroll"));
+            document.title = `top=${top} bottom=${count()} height=${document.getElementById("canvas").height} scrolls=${chart.scrollHeight > chart.clientHeight}`;
+            """)
+        let numbers = title.split(separator: " ").map { $0.split(separator: "=").last.map(String.init) ?? "" }
+        XCTAssertEqual(numbers.count, 4, title)
+        XCTAssertGreaterThan(Int(numbers[0]) ?? 0, 1000, title)
+        XCTAssertGreaterThan(Int(numbers[1]) ?? 0, 1000, title)
+        XCTAssertLessThan(Int(numbers[2]) ?? .max, 16_384, title)
+        XCTAssertEqual(numbers[3], "true", title)
+    }
+}

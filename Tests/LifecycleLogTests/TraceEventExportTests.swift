@@ -45,12 +45,16 @@ final class TraceEventExportTests: XCTestCase {
         return (text, events)
     }
 
-    func testRunsAreProcessesWindowsAreNamedThreadsAndPhasesAreSlices() throws {
+    func testTheAppIsAProcessItsRunsFollowEachOtherWindowsAreNamedThreadsAndPhasesAreSlices() throws {
         let (_, events) = try export(example)
         let names = events.filter { $0.ph == "M" && $0.name == "thread_name" }.map { "\($0.int("pid")!)/\($0.int("tid")!) \($0.arg("name")!)" }
-        XCTAssertEqual(names, [#"1/0 string("app phase")"#, #"1/1 string("w1 · library")"#, #"1/2 string("w2 · note 42")"#, #"2/0 string("app phase")"#])
+        XCTAssertEqual(names, [#"1/0 string("app phase")"#, #"1/1 string("w1 · library")"#, #"1/2 string("w2 · note 42")"#])
         let processes = events.filter { $0.ph == "M" && $0.name == "process_name" }.map { $0.arg("name") }
-        XCTAssertEqual(processes, [.string("run 1 · iPadOS"), .string("run 2 · iPadOS")])
+        XCTAssertEqual(processes, [.string("app")])
+        // Each run's launch is a process-scoped instant with the run's number.
+        let launches = events.filter { $0["cat"] == .string("launch") }
+        XCTAssertEqual(launches.map { $0.arg("run") }, [.number("1"), .number("2")])
+        XCTAssertTrue(launches.allSatisfy { $0.int("pid") == 1 && $0["s"] == .string("p") })
         // w1's phases as complete slices, ts and dur in µs from t in ms.
         func slices(_ tid: Int) -> [String] {
             events.filter { $0.ph == "X" && $0.int("pid") == 1 && $0.int("tid") == tid }
@@ -120,5 +124,88 @@ final class TraceEventExportTests: XCTestCase {
         let missing = try replay("export", folder.file("missing.lmdb"), "--format", "perfetto", "-o", folder.file("x.json"))
         XCTAssertEqual(missing.status, 2)
         XCTAssertFalse(folder.contents.contains("x.json"))
+    }
+}
+
+/// `replay export --format perfetto` of a trace of several processes (trace format 2).
+final class TraceEventExportProcessTests: XCTestCase {
+    private func export(_ trace: String) throws -> [[JSONMember]] {
+        var text = ""
+        try TraceEventExport.write(trace) { text += $0 }
+        var bytes = Array(text.utf8)
+        let parsed = try bytes.withUnsafeMutableBufferPointer { buf in try JSONParser.parse(UnsafeBufferPointer(buf)) }
+        guard case .object(let top) = parsed, case .array(let items)? = top.first(where: { $0.name == "traceEvents" })?.value else {
+            XCTFail("not a trace-event object"); return []
+        }
+        return items.compactMap { if case .object(let m) = $0 { return m } else { return nil } }
+    }
+
+    private func value(_ e: [JSONMember], _ name: String) -> String {
+        guard let v = e.first(where: { $0.name == name })?.value else { return "" }
+        switch v {
+        case .string(let s): return s
+        case .number(let n): return n
+        case .object(let args): return args.first { $0.name == "name" }.map { value([$0], "name") } ?? ""
+        default: return "\(v)"
+        }
+    }
+
+    func testEachRecordedProcessIsOneNamedProcessWithItsOwnWindowsAndPhases() throws {
+        let events = try export("\(repositoryRoot)/traces/rules/app-widget-share-extension-clean.jsonl")
+        let names = events.filter { value($0, "ph") == "M" && value($0, "name") == "process_name" }.map { "\(value($0, "pid")) \(value($0, "args"))" }
+        XCTAssertEqual(names, ["1 com.example.notes (app)", "2 com.example.notes.widget", "3 com.example.notes.share"])
+        let threads = events.filter { value($0, "ph") == "M" && value($0, "name") == "thread_name" }.map { "\(value($0, "pid"))/\(value($0, "tid")) \(value($0, "args"))" }
+        XCTAssertEqual(threads, ["1/0 app phase", "1/1 w1 · main", "2/0 app phase", "3/0 app phase", "3/1 w1 · compose"])
+        func slices(_ pid: String, _ tid: String) -> [String] {
+            events.filter { value($0, "ph") == "X" && value($0, "pid") == pid && value($0, "tid") == tid }
+                .map { "\(value($0, "name")) \(value($0, "ts"))+\(value($0, "dur"))" }.sorted()
+        }
+        // The app's window and app phase are drawn through the other processes' events.
+        XCTAssertEqual(slices("1", "1"), ["active 20000+50000", "background 80000+10000", "inactive 10000+10000", "inactive 70000+10000"])
+        XCTAssertEqual(slices("1", "0"), ["active 20000+50000", "background 80000+10000", "inactive 0+20000", "inactive 70000+10000"])
+        XCTAssertEqual(slices("2", "0"), ["background 30000+10000"])
+        XCTAssertEqual(slices("3", "1"), ["active 52000+4000", "inactive 51000+1000"])
+        // No process's launch ends another's run.
+        XCTAssertFalse(events.contains { value($0, "name") == "ended without terminate" })
+        let launches = events.filter { value($0, "cat") == "launch" }.map { "\(value($0, "pid")) run \(runOf($0))" }
+        XCTAssertEqual(launches, ["1 run 1", "2 run 1", "3 run 1"])
+    }
+
+    func testATestRunnersMarkFirstMakesItAProcessButTheAppSortsFirst() throws {
+        let events = try export("\(repositoryRoot)/traces/rules/harness-xcuitest-terminate.jsonl")
+        let sorted = events.filter { value($0, "name") == "process_sort_index" }.map { "\(value($0, "pid")) \(sortIndex($0))" }
+        XCTAssertEqual(sorted, ["1 1", "2 0"])
+        let names = events.filter { value($0, "name") == "process_name" }.map { value($0, "args") }
+        XCTAssertEqual(names, ["com.example.NotesUITests.xctrunner", "app"])
+        // The harness's kill ends the app's run: its slices end there, and no run "ended without terminate".
+        XCTAssertFalse(events.contains { value($0, "name") == "ended without terminate" })
+    }
+
+    private func sortIndex(_ e: [JSONMember]) -> String {
+        guard case .object(let args)? = e.first(where: { $0.name == "args" })?.value, case .number(let n)? = args.first(where: { $0.name == "sort_index" })?.value else { return "?" }
+        return n
+    }
+
+    private func runOf(_ e: [JSONMember]) -> String {
+        guard case .object(let args)? = e.first(where: { $0.name == "args" })?.value, case .number(let n)? = args.first(where: { $0.name == "run" })?.value else { return "?" }
+        return n
+    }
+
+    func testATimeTooLargeForMicrosecondsNeverWritesInfOrNaN() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("huge.jsonl")
+        try """
+            {"format":"lifecycle-trace","version":2}
+            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            {"event":"open","t":1,"window":"w1","scene":"main"}
+            {"event":"phase","t":1e306,"window":"w1","phase":"active"}
+            {"event":"terminate","t":1.7e308}
+
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        var text = ""
+        try TraceEventExport.write(path) { text += $0 }
+        XCTAssertFalse(text.contains("inf"), text)
+        XCTAssertFalse(text.contains("nan"), text)
+        XCTAssertFalse(try export(path).isEmpty, "the strict parser reads it")
     }
 }

@@ -2,15 +2,24 @@
 /// (ui.perfetto.dev) and `chrome://tracing` open: `replay export TRACE
 /// --format perfetto`.
 ///
-/// - Each run is a process (`pid` = the run's number, named by
-///   `process_name` metadata: "run 2 · iPadOS · com.example.Notes"); events
-///   before the first launch are in process 0.
-/// - In a run, thread 0 is the app phase and each window is a thread of its
-///   own (`tid` from 1 in the order windows first open in the run), named by
-///   `thread_name` metadata: "w2 · note 42" (window id, scene, value).
+/// - Each process the trace records (trace format 2: the app, a widget, a
+///   share extension) is a process of its own (`pid` from 1 in the order the
+///   processes first appear, named by `process_name` metadata: the main app
+///   "com.example.notes (app)", from its launch's `app`, or "app"; another
+///   process by its `process`). A process's runs follow each other on its
+///   tracks; each `launch` is a process-scoped instant with the run's number
+///   in `args.run`, and a run that ended without `terminate` or `kill` gets an
+///   "ended without terminate" instant at the process's last event. A process
+///   that only records marks (a test runner) is a process too. The main app
+///   sorts first (`process_sort_index` 0, the others their `pid`).
+/// - In a process, thread 0 is the app phase and each window id is a thread of
+///   its own (`tid` from 1 in the order window ids first open in the process),
+///   named by `thread_name` metadata: "w2 · note 42" (window id, scene, value).
 /// - Phases are complete slices (`"ph":"X"`, named `active`, `inactive` or
 ///   `background`), a window's on its thread and the app phase on thread 0.
-///   `ts` and `dur` are microseconds: the trace's `t` (milliseconds) × 1000.
+///   `ts` and `dur` are microseconds: the trace's `t` (milliseconds) × 1000
+///   (a `t` so large that this overflows is written as the largest finite
+///   number: the output never holds `inf` or `nan`).
 /// - Findings are thread-scoped instant events (`"ph":"i","s":"t"`) on the
 ///   thread of their event (the app thread when it names no window), in
 ///   category `finding`, named by the rule, with `rule`, `severity`, `seq`,
@@ -48,22 +57,39 @@ public enum TraceEventExport {
 }
 
 /// Follows the reducer event by event and writes the trace-event objects.
+///
+/// The reducer's model is that of the process of the event it applied last, so the writer
+/// keeps each process's open slices itself (``Track``) and reads the reducer's windows and
+/// phases only right after an event of that process.
 private struct TraceEventWriter {
     var reducer: LifecycleReducer
     let findings: [Finding]
     var nextFinding = 0
     var out: [UInt8] = []
     var first = true
-    /// The current run's number (0 before the first launch).
-    var pid = 0
-    var namedOutside = false
-    /// This run's threads by window id, and the next free one.
-    var tids: [String: Int] = [:]
-    var nextTid = 1
-    /// Open phase slices: by window instance, and the app's.
-    var slices: [Int: (tid: Int, id: String, scene: String, phase: ScenePhase, since: Double)] = [:]
-    var appSlice: (phase: ScenePhase, since: Double)?
+    /// Every process seen, in the order it first appeared (`pid` = index + 1).
+    var tracks: [Track] = []
+    var trackIndex: [String: Int] = [:]
     var lastT: Double = 0
+
+    /// One process's threads and open slices.
+    struct Track {
+        var pid: Int
+        /// `""` for the main app.
+        var process: String
+        /// The threads by window id, and the next free one.
+        var tids: [String: Int] = [:]
+        var nextTid = 1
+        /// Open phase slices: by window instance, and the app's.
+        var slices: [Int: (tid: Int, id: String, scene: String, phase: ScenePhase, since: Double)] = [:]
+        var appSlice: (phase: ScenePhase, since: Double)?
+        /// Whether a run of the process was going after its last event.
+        var running = false
+        /// The `t` of the process's last event.
+        var lastEventT: Double = 0
+        /// The number of runs so far.
+        var runs = 0
+    }
 
     init(findings: [Finding], configuration: RuleConfiguration) {
         reducer = LifecycleReducer(configuration: configuration)
@@ -77,7 +103,7 @@ private struct TraceEventWriter {
     }
 
     mutating func finish() {
-        closeAll(at: lastT)
+        for p in tracks.indices { closeAll(p, at: lastT) }
         raw("\n]}\n")
     }
 
@@ -92,14 +118,16 @@ private struct TraceEventWriter {
     mutating func raw(_ s: String) { out.append(contentsOf: s.utf8) }
     mutating func string(_ s: String) { JSONWriter.writeString(s, into: &out) }
 
-    /// Milliseconds as microseconds, exact to the nanosecond for `t` below 10^9 ms.
-    mutating func micros(_ t: Double) {
+    /// Milliseconds as microseconds, exact to the nanosecond for `t` below 10^9 ms; a product
+    /// that overflows becomes the largest finite number, so that JSON never gets `inf`.
+    static func microseconds(_ t: Double) -> Double {
         let us = abs(t) < 1e9 ? (t * 1_000_000).rounded() / 1000 : t * 1000
-        raw(JSONWriter.number(us))
+        if us.isFinite { return us }
+        return us.isNaN ? 0 : us > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude
     }
 
     /// Opens one trace-event object with its common members.
-    mutating func begin(_ ph: String, tid: Int, name: String) {
+    mutating func begin(_ ph: String, pid: Int, tid: Int, name: String) {
         raw(first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"")
         first = false
         raw(ph)
@@ -107,21 +135,20 @@ private struct TraceEventWriter {
         string(name)
     }
 
-    mutating func metadata(_ kind: String, tid: Int, name: String) {
-        begin("M", tid: tid, name: kind)
+    mutating func metadata(_ kind: String, pid: Int, tid: Int, name: String) {
+        begin("M", pid: pid, tid: tid, name: kind)
         raw(",\"args\":{\"name\":")
         string(name)
         raw("}}")
     }
 
-    mutating func slice(tid: Int, phase: ScenePhase, from: Double, to: Double, window: (id: String, scene: String)?) {
+    mutating func slice(pid: Int, tid: Int, phase: ScenePhase, from: Double, to: Double, window: (id: String, scene: String)?) {
         guard to > from else { return }
-        begin("X", tid: tid, name: phase.rawValue)
+        let start = Self.microseconds(from), end = Self.microseconds(to)
+        begin("X", pid: pid, tid: tid, name: phase.rawValue)
         raw(window == nil ? ",\"cat\":\"app-phase\",\"ts\":" : ",\"cat\":\"phase\",\"ts\":")
-        micros(from)
+        raw(JSONWriter.number(start))
         raw(",\"dur\":")
-        let start = abs(from) < 1e9 ? (from * 1_000_000).rounded() / 1000 : from * 1000
-        let end = abs(to) < 1e9 ? (to * 1_000_000).rounded() / 1000 : to * 1000
         raw(JSONWriter.number(end - start))
         if let window {
             raw(",\"args\":{\"window\":"); string(window.id); raw(",\"scene\":"); string(window.scene); raw("}")
@@ -129,11 +156,11 @@ private struct TraceEventWriter {
         raw("}")
     }
 
-    mutating func instant(tid: Int, name: String, category: String, scope: String, t: Double, args: [JSONMember]) {
-        begin("i", tid: tid, name: name)
+    mutating func instant(pid: Int, tid: Int, name: String, category: String, scope: String, t: Double, args: [JSONMember]) {
+        begin("i", pid: pid, tid: tid, name: name)
         raw(",\"cat\":"); string(category)
         raw(",\"s\":\"\(scope)\",\"ts\":")
-        micros(t)
+        raw(JSONWriter.number(Self.microseconds(t)))
         raw(",\"args\":")
         JSONWriter.writeObject(args, into: &out)
         raw("}")
@@ -141,50 +168,69 @@ private struct TraceEventWriter {
 
     // MARK: Following the trace
 
+    /// The track of `process` (`""`: the main app), named when it first appears.
+    mutating func track(_ process: String, launch: Event.Launch?) -> Int {
+        if let p = trackIndex[process] { return p }
+        let pid = tracks.count + 1
+        tracks.append(Track(pid: pid, process: process))
+        trackIndex[process] = tracks.count - 1
+        let name = !process.isEmpty ? process : launch?.app.map { "\($0) (app)" } ?? "app"
+        metadata("process_name", pid: pid, tid: 0, name: name)
+        // The main app sorts first, whoever recorded the first event (a test runner's mark).
+        begin("M", pid: pid, tid: 0, name: "process_sort_index"); raw(",\"args\":{\"sort_index\":\(process.isEmpty ? 0 : pid)}}")
+        metadata("thread_name", pid: pid, tid: 0, name: "app phase")
+        return tracks.count - 1
+    }
+
     mutating func apply(seq: UInt64, _ event: Event) {
         let t = event.t
-        let hadRun = reducer.isRunning
-        if case .launch = event.kind, hadRun {
-            // The process died some time after its last event: its slices end there.
-            closeAll(at: lastT)
-            instant(tid: 0, name: "ended without terminate", category: "run", scope: "p", t: lastT, args: [])
-        }
-        // The thread of the event's window, looked up before the event (a dismiss forgets the window).
-        var tid = event.window.flatMap { tids[$0] } ?? 0
-        reducer.apply(seq: seq, event)
-        if case .launch(let launch) = event.kind {
-            pid = reducer.runCount
-            tids = [:]
-            nextTid = 1
-            var name = "run \(pid) · \(launch.platform.rawValue)"
-            if let app = launch.app { name += " · \(app)" }
-            metadata("process_name", tid: 0, name: name)
-            begin("M", tid: 0, name: "process_sort_index"); raw(",\"args\":{\"sort_index\":\(pid)}}")
-            metadata("thread_name", tid: 0, name: "app phase")
-        }
-        if case .terminate = event.kind, hadRun { closeAll(at: t) }
-        if reducer.isRunning { sync(at: t) }
-        if tid == 0, let w = event.window, let now = tids[w] { tid = now }  // an open gets its thread in sync
         lastT = t
-        if pid == 0, !namedOutside {
-            namedOutside = true
-            metadata("process_name", tid: 0, name: "outside any run")
+        var launch: Event.Launch?
+        if case .launch(let l) = event.kind { launch = l }
+        let p = track(event.process ?? "", launch: launch)
+        let pid = tracks[p].pid
+        let isMark: Bool
+        if case .mark = event.kind { isMark = true } else { isMark = false }
+        // The thread of the event's window, looked up before the event (a dismiss forgets the window).
+        var tid = event.window.flatMap { tracks[p].tids[$0] } ?? 0
+        var runArgs: [JSONMember] = []
+        if isMark {
+            reducer.apply(seq: seq, event)  // a mark belongs to no run and changes nothing
+        } else {
+            let hadRun = tracks[p].running
+            if launch != nil, hadRun {
+                // The process died some time after its last event: its slices end there.
+                closeAll(p, at: tracks[p].lastEventT)
+                instant(pid: pid, tid: 0, name: "ended without terminate", category: "run", scope: "p", t: tracks[p].lastEventT, args: [])
+            }
+            // The reducer now works on this event's process: its windows and phases are this process's.
+            reducer.apply(seq: seq, event)
+            let running = reducer.isRunning
+            tracks[p].running = running
+            tracks[p].lastEventT = t
+            if launch != nil {
+                tracks[p].runs += 1
+                runArgs = [JSONMember("run", .number(String(tracks[p].runs)))]
+            }
+            if hadRun && !running { closeAll(p, at: t) }  // terminate or kill
+            if running { sync(p, at: t) }
+            if tid == 0, let w = event.window, let now = tracks[p].tids[w] { tid = now }  // an open gets its thread in sync
         }
         if case .phase = event.kind {} else {
             let scoped: String
             switch event.kind {
-            case .launch, .terminate, .mark: scoped = "p"
+            case .launch, .terminate, .kill, .mark: scoped = "p"
             default: scoped = "t"
             }
             var name = event.name
             if case .mark(let label) = event.kind { name = label }
-            var args = [JSONMember("seq", .number(String(seq)))]
+            var args = [JSONMember("seq", .number(String(seq)))] + runArgs
             args += event.jsonMembers.filter { $0.name != "event" && $0.name != "t" }
-            instant(tid: tid, name: name, category: event.name, scope: scoped, t: t, args: args)
+            instant(pid: pid, tid: tid, name: name, category: event.name, scope: scoped, t: t, args: args)
         }
         while nextFinding < findings.count, findings[nextFinding].seq == seq {
             let f = findings[nextFinding]
-            instant(tid: tid, name: f.rule.rawValue, category: "finding", scope: "t", t: t, args: [
+            instant(pid: pid, tid: tid, name: f.rule.rawValue, category: "finding", scope: "t", t: t, args: [
                 JSONMember("rule", .string(f.rule.rawValue)),
                 JSONMember("severity", .string(f.severity.rawValue)),
                 JSONMember("seq", .number(String(f.seq))),
@@ -195,55 +241,57 @@ private struct TraceEventWriter {
         }
     }
 
-    /// Brings the open slices in line with the reducer's windows and phases after an event.
-    mutating func sync(at t: Double) {
+    /// Brings process `p`'s open slices in line with the reducer's windows and phases after an event of `p`.
+    mutating func sync(_ p: Int, at t: Double) {
+        let pid = tracks[p].pid
         let open = reducer.openWindows
         let openInstances = Set(open.map(\.instance))
-        for (instance, s) in slices.sorted(by: { $0.key < $1.key }) where !openInstances.contains(instance) {
-            slice(tid: s.tid, phase: s.phase, from: s.since, to: t, window: (s.id, s.scene))
-            slices[instance] = nil
+        for (instance, s) in tracks[p].slices.sorted(by: { $0.key < $1.key }) where !openInstances.contains(instance) {
+            slice(pid: pid, tid: s.tid, phase: s.phase, from: s.since, to: t, window: (s.id, s.scene))
+            tracks[p].slices[instance] = nil
         }
         for window in open.sorted(by: { $0.instance < $1.instance }) {
             let phase = reducer.phase(of: window)
-            if let s = slices[window.instance] {
+            if let s = tracks[p].slices[window.instance] {
                 if s.phase != phase {
-                    slice(tid: s.tid, phase: s.phase, from: s.since, to: t, window: (s.id, s.scene))
-                    slices[window.instance] = (s.tid, s.id, s.scene, phase, t)
+                    slice(pid: pid, tid: s.tid, phase: s.phase, from: s.since, to: t, window: (s.id, s.scene))
+                    tracks[p].slices[window.instance] = (s.tid, s.id, s.scene, phase, t)
                 }
             } else {
                 let id = reducer.names[window.id], scene = reducer.names[window.scene]
                 let tid: Int
-                if let known = tids[id] {
+                if let known = tracks[p].tids[id] {
                     tid = known
                 } else {
-                    tid = nextTid
-                    nextTid += 1
-                    tids[id] = tid
+                    tid = tracks[p].nextTid
+                    tracks[p].nextTid += 1
+                    tracks[p].tids[id] = tid
                     var name = "\(id) · \(scene)"
                     if let value = window.canonicalValue { name += " \(value)" }
-                    metadata("thread_name", tid: tid, name: name)
-                    begin("M", tid: tid, name: "thread_sort_index"); raw(",\"args\":{\"sort_index\":\(tid)}}")
+                    metadata("thread_name", pid: pid, tid: tid, name: name)
+                    begin("M", pid: pid, tid: tid, name: "thread_sort_index"); raw(",\"args\":{\"sort_index\":\(tid)}}")
                 }
-                slices[window.instance] = (tid, id, scene, phase, t)
+                tracks[p].slices[window.instance] = (tid, id, scene, phase, t)
             }
         }
         let app = reducer.appPhase
-        if let s = appSlice {
+        if let s = tracks[p].appSlice {
             if s.phase != app {
-                slice(tid: 0, phase: s.phase, from: s.since, to: t, window: nil)
-                appSlice = (app, t)
+                slice(pid: pid, tid: 0, phase: s.phase, from: s.since, to: t, window: nil)
+                tracks[p].appSlice = (app, t)
             }
         } else {
-            appSlice = (app, t)
+            tracks[p].appSlice = (app, t)
         }
     }
 
-    mutating func closeAll(at t: Double) {
-        for (_, s) in slices.sorted(by: { $0.key < $1.key }) {
-            slice(tid: s.tid, phase: s.phase, from: s.since, to: t, window: (s.id, s.scene))
+    mutating func closeAll(_ p: Int, at t: Double) {
+        let pid = tracks[p].pid
+        for (_, s) in tracks[p].slices.sorted(by: { $0.key < $1.key }) {
+            slice(pid: pid, tid: s.tid, phase: s.phase, from: s.since, to: t, window: (s.id, s.scene))
         }
-        slices.removeAll()
-        if let s = appSlice { slice(tid: 0, phase: s.phase, from: s.since, to: t, window: nil) }
-        appSlice = nil
+        tracks[p].slices.removeAll()
+        if let s = tracks[p].appSlice { slice(pid: pid, tid: 0, phase: s.phase, from: s.since, to: t, window: nil) }
+        tracks[p].appSlice = nil
     }
 }

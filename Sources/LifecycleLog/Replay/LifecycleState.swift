@@ -1,6 +1,8 @@
-/// The app's state rebuilt at one point of a trace (`replay --state --at SEQ`):
+/// One process's state rebuilt at one point of a trace (`replay --state --at SEQ`):
 /// what was open, in which phase, with what unsaved.
 public struct LifecycleState: Sendable, Hashable {
+    /// The process (trace format 2): `""` for the main app, else the events' `process`.
+    public var process: String = ""
     /// The seq of the last event applied.
     public var seq: UInt64
     /// The run the state belongs to (1-based), or 0 before the first launch.
@@ -58,8 +60,13 @@ public struct LifecycleState: Sendable, Hashable {
 }
 
 extension LifecycleReducer {
-    /// The state after the last applied event.
-    public var state: LifecycleState { model.state(seq: lastSeq) }
+    /// The state, after the last applied event, of the process of that event (the main app
+    /// for a trace of one process). ``Replayer/states(of:at:process:)`` gives every process's.
+    public var state: LifecycleState {
+        var state = model.state(seq: lastSeq)
+        if currentProcess != ReplayEvent.mainProcess { state.process = model.names[currentProcess] }
+        return state
+    }
 }
 
 extension LifecycleModel {

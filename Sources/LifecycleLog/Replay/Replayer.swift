@@ -187,16 +187,38 @@ public enum Replayer {
         return ReplayReport(trace: path, events: reducer.eventCount, runs: reducer.runCount, findings: [], errors: errors, warnings: warnings)
     }
 
-    /// The state rebuilt just after the event `seq` (or after the last event when `seq` is `nil`).
+    /// The main app's state rebuilt just after the event `seq` (or after the last event when
+    /// `seq` is `nil`); in a trace of other processes only, the first of them.
+    /// ``states(of:at:process:)`` gives every process's.
     ///
     /// - Throws: `LifecycleLogError` `invalidArgument` when there is no event
     ///   `seq` (seqs start at 1), saying how many events the trace has.
     public static func state(of path: String, at seq: UInt64? = nil) throws -> LifecycleState {
+        // `!`: states(of:at:process:) gives at least one state.
+        try states(of: path, at: seq).first!
+    }
+
+    /// Every process's state rebuilt just after the event `seq` (or after the last event when
+    /// `seq` is `nil`), each with its ``LifecycleState/process``: the main app first, then the
+    /// other processes (trace format 2) in the order their first event came. A process that
+    /// only recorded marks (a test runner) has no state. With `process`, only that process's
+    /// (`""`: the main app). A trace with no event of any process before `seq` gives the main
+    /// app's empty state.
+    ///
+    /// - Throws: `LifecycleLogError` `invalidArgument` when there is no event `seq` (seqs
+    ///   start at 1), saying how many events the trace has, or when `process` has no event up
+    ///   to `seq`, naming the processes that have.
+    public static func states(of path: String, at seq: UInt64? = nil, process: String? = nil) throws -> [LifecycleState] {
         var reducer = LifecycleReducer()
         var count: UInt64 = 0
+        var seen: [String] = []
+        var known: Set<String> = []
         try forEachEvent(in: path) { eventSeq, event in
             count = eventSeq
             if seq == 0 { return true }  // no such event: only count, for the message
+            if seq.map({ eventSeq <= $0 }) ?? true, event.name != "mark", known.insert(event.process ?? "").inserted {
+                seen.append(event.process ?? "")
+            }
             reducer.apply(seq: eventSeq, event)
             return seq.map { eventSeq < $0 } ?? true
         }
@@ -205,6 +227,18 @@ public enum Replayer {
             let advice = count == 0 ? "there is no state to show" : "pass --at with a seq from 1 to \(count) (seqs start at 1)"
             throw LifecycleLogError(.invalidArgument, "there is no event with seq \(seq): \(range); \(advice)", path: path)
         }
-        return reducer.state
+        let order = (known.contains("") ? [""] : []) + seen.filter { !$0.isEmpty }
+        if let process {
+            guard known.contains(process), let state = reducer.state(ofProcess: process) else {
+                let names = order.map { $0.isEmpty ? "\"\" (the main app)" : "\"\(VisibleText.escape($0))\"" }
+                let upTo = seq.map { " up to seq \($0)" } ?? ""
+                throw LifecycleLogError(.invalidArgument, "no event of process \"\(VisibleText.escape(process))\"\(upTo); "
+                    + (names.isEmpty ? "the trace has no events of any process there" : "the processes with events: \(names.joined(separator: ", "))"),
+                    path: path)
+            }
+            return [state]
+        }
+        let states = order.compactMap { reducer.state(ofProcess: $0) }
+        return states.isEmpty ? [reducer.state] : states
     }
 }

@@ -1,8 +1,40 @@
 extension LifecycleState {
+    /// Several processes' states (``Replayer/states(of:at:process:)``) as text: the tables of
+    /// each, under the process's name when there are several or the one is not the main app.
+    public static func table(_ states: [LifecycleState]) -> String {
+        if states.count == 1 { return states[0].table() }
+        return states.map { $0.table(named: true) }.joined(separator: "\n")
+    }
+
+    /// Several processes' states as JSON: the first one's object (see ``json()``) with, when
+    /// there are several, `processes`, an array of every one's object, the first included.
+    public static func json(_ states: [LifecycleState]) -> String {
+        guard let first = states.first else { return "{}\n" }
+        var out: [UInt8] = []
+        first.write(into: &out)
+        if states.count > 1 {
+            out.removeLast()  // the closing brace
+            out.append(contentsOf: ",\"processes\":[".utf8)
+            for (i, state) in states.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                state.write(into: &out)
+            }
+            out.append(contentsOf: "]}".utf8)
+        }
+        out.append(UInt8(ascii: "\n"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// How the text output names the process: the main app, or the process by its name.
+    var processTitle: String { process.isEmpty ? "the app (main process)" : "process \"\(VisibleText.escape(process))\"" }
+
     /// The state as aligned tables: the run and app phase, the open windows,
-    /// and the keys with their versions.
-    public func table() -> String {
-        var out = "state after seq \(seq): "
+    /// and the keys with their versions. A process other than the main app is named.
+    public func table() -> String { table(named: !process.isEmpty) }
+
+    /// ``table()``, its first line naming the process when `named`.
+    func table(named: Bool) -> String {
+        var out = named ? "state of \(processTitle) after seq \(seq): " : "state after seq \(seq): "
         if run == 0 {
             out += "no run yet (no launch before this point)\n"
         } else if !isRunning {
@@ -46,9 +78,16 @@ extension LifecycleState {
         }.joined()
     }
 
-    /// The state as one JSON object.
+    /// The state as one JSON object, with its `process` (`""` for the main app).
     public func json() -> String {
         var out: [UInt8] = []
+        write(into: &out)
+        out.append(UInt8(ascii: "\n"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the state's JSON object to `out`.
+    func write(into out: inout [UInt8]) {
         func raw(_ s: String) { out.append(contentsOf: s.utf8) }
         func str(_ s: String?) { if let s { JSONWriter.writeString(s, into: &out) } else { raw("null") } }
         func keyList(_ keys: [Key]) {
@@ -60,7 +99,8 @@ extension LifecycleState {
             }
             raw("]")
         }
-        raw("{\"seq\":\(seq),\"run\":\(run),\"platform\":"); str(platform?.rawValue)
+        raw("{\"process\":"); str(process)
+        raw(",\"seq\":\(seq),\"run\":\(run),\"platform\":"); str(platform?.rawValue)
         raw(",\"running\":\(isRunning),\"appPhase\":"); str(appPhase?.rawValue)
         raw(",\"appLevelPhase\":"); str(appLevelPhase?.rawValue)
         raw(",\"windows\":[")
@@ -75,7 +115,6 @@ extension LifecycleState {
         }
         raw("],\"keys\":")
         keyList(keys)
-        raw(",\"activities\":[\(activities.map { s -> String in var o: [UInt8] = []; JSONWriter.writeString(s, into: &o); return String(decoding: o, as: UTF8.self) }.joined(separator: ","))]}\n")
-        return String(decoding: out, as: UTF8.self)
+        raw(",\"activities\":[\(activities.map { s -> String in var o: [UInt8] = []; JSONWriter.writeString(s, into: &o); return String(decoding: o, as: UTF8.self) }.joined(separator: ","))]}")
     }
 }

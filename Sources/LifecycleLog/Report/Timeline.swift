@@ -1,15 +1,19 @@
 /// What a lifecycle trace looked like over time: the model behind
 /// `replay report`'s HTML timeline.
 ///
-/// Windows are packed into rows (a row holds one window at a time, so there
-/// are as many rows as windows were ever open at once), each with its phase
-/// over time; the app phase has a lane of its own. Long traces are quantised
+/// Lanes are grouped by process (trace format 2: an app and its extensions),
+/// in the order the processes first appear. In each process, windows are
+/// packed into rows (a row holds one window at a time, so there are as many
+/// rows as windows of that process were ever open at once), each with its
+/// phase over time; the process's app phase has a lane of its own. Long traces are quantised
 /// to a fixed grid (see ``buckets``), so the model's size is bounded whatever
 /// the trace's length.
 public struct Timeline: Sendable {
     /// A stretch of one lane in one phase.
     public struct Segment: Sendable, Hashable {
-        /// The lane: -1 for the app phase, else a window row.
+        /// The process: an index into ``processes``.
+        public var process: Int
+        /// The lane in that process: -1 for its app phase, else a window row of that process.
         public var row: Int
         /// Start and end, in ms of `t`.
         public var start: Double, end: Double
@@ -37,10 +41,14 @@ public struct Timeline: Sendable {
             case terminate
             /// A run ended without `terminate` (at its last event): killed, crashed or reclaimed.
             case uncleanEnd
+            /// A run ended with a `kill` (trace format 2): the trace says who ended it.
+            case kill
         }
         /// What happened.
         public var kind: Kind
-        /// The lane (-1: the app lane; run boundaries span every lane).
+        /// The process: an index into ``processes``.
+        public var process: Int
+        /// The lane in that process (-1: its app lane; run boundaries span every lane of the process).
         public var row: Int
         /// When, in ms of `t`.
         public var t: Double
@@ -56,7 +64,9 @@ public struct Timeline: Sendable {
         public var finding: Finding
         /// The `t` of the event it is anchored at.
         public var t: Double
-        /// The lane of that event's window, or -1 for the app lane.
+        /// The process of that event: an index into ``processes``.
+        public var process: Int
+        /// The lane of that event's window in its process, or -1 for the process's app lane.
         public var row: Int
     }
 
@@ -86,8 +96,16 @@ public struct Timeline: Sendable {
     public var startTime: Double
     /// The `t` of the last event.
     public var endTime: Double
-    /// The number of window rows.
+    /// The number of window rows, of every process together.
     public var rows: Int
+    /// The processes, in the order they first appear: `""` for the main app,
+    /// else the events' `process` (trace format 2).
+    public var processes: [String]
+    /// What each process is called on the page: the main app by its launch's
+    /// `app` (or "app"), another process by its name.
+    public var processNames: [String]
+    /// The number of window rows of each process (same order as ``processes``).
+    public var processRows: [Int]
     /// Window labels (`"w1 · note 42"`), indexed by ``Segment/label``.
     public var labels: [String]
     /// Phase bands, per lane in time order.
@@ -183,13 +201,19 @@ public struct Timeline: Sendable {
         }
         return Timeline(
             trace: path, events: eventCount, runs: runCount, startTime: first ?? 0, endTime: last,
-            rows: builder.rowCount, labels: builder.labels, segments: builder.segments, marks: builder.marks,
+            rows: builder.processes.reduce(0) { $0 + $1.rowCount },
+            processes: builder.processes.map(\.process), processNames: builder.processes.map(\.displayName),
+            processRows: builder.processes.map(\.rowCount), labels: builder.labels, segments: builder.segments, marks: builder.marks,
             findings: builder.placed, aggregated: aggregated, moreFindings: aggregation.total,
             errors: errors, warnings: warnings, buckets: builder.quantum > 0 ? bucketCount : 0)
     }
 }
 
 /// Follows the reducer's state event by event and records lanes, marks and findings.
+///
+/// The reducer's model is that of the process of the event it applied last, so the builder
+/// keeps each process's lanes itself (``ProcessLanes``) and reads the reducer's windows and
+/// phases only right after an event of that process.
 struct TimelineBuilder {
     var reducer: LifecycleReducer
     let start: Double
@@ -202,29 +226,65 @@ struct TimelineBuilder {
     var placed: [Timeline.Placed] = []
     let findings: [Finding]
     var nextFinding = 0
-    /// Open windows by instance: row, label, phase and where the current segment began.
-    var lanes: [Int: (row: Int, label: Int, phase: ScenePhase, since: Double)] = [:]
-    var appLane: (phase: ScenePhase, since: Double)?
-    var freeRows: [Int] = []
-    var rowCount = 0
-    /// The last segment emitted per row, for merging.
-    var lastSegmentOfRow: [Int: Int] = [:]
+    /// Every process seen, in the order it first appeared.
+    var processes: [ProcessLanes] = []
+    var processIndex: [String: Int] = [:]
+    /// The last segment emitted per lane, for merging.
+    var lastSegmentOfLane: [Lane: Int] = [:]
     var lastT: Double = 0
+
+    /// One lane: a process and a row of it (-1: its app phase).
+    struct Lane: Hashable, Comparable {
+        var process: Int
+        var row: Int
+        static func < (a: Lane, b: Lane) -> Bool { (a.process, a.row) < (b.process, b.row) }
+    }
+
+    /// One process's lanes: its open windows, its app phase, its rows.
+    struct ProcessLanes {
+        /// `""` for the main app.
+        var process: String
+        /// The main app's `app` from its first launch that has one.
+        var appName: String?
+        /// Open windows by instance: row, label, phase, where the current segment began, and the window's id.
+        var lanes: [Int: (row: Int, label: Int, phase: ScenePhase, since: Double, id: String)] = [:]
+        /// Open windows' instances by window id.
+        var byWindow: [String: Int] = [:]
+        var appLane: (phase: ScenePhase, since: Double)?
+        var freeRows: [Int] = []
+        var rowCount = 0
+        /// Whether a run of the process was going after its last event.
+        var running = false
+        /// The `t` of the process's last event.
+        var lastEventT: Double = 0
+
+        var displayName: String {
+            if !process.isEmpty { return process }
+            return appName.map { "\($0) (app)" } ?? "app"
+        }
+
+        func row(ofWindow id: String?) -> Int? { id.flatMap { byWindow[$0] }.flatMap { lanes[$0]?.row } }
+    }
 
     struct MarkKey: Hashable {
         var kind: Timeline.Mark.Kind
-        var row: Int
+        var lane: Lane
         var bucket: Int
     }
 
     init(start: Double, end: Double, events: UInt64, configuration: RuleConfiguration, findings: [Finding], exactLimit: UInt64) {
         reducer = LifecycleReducer(configuration: configuration)
         self.start = start
-        quantum = events > exactLimit && end > start ? (end - start) / Double(Timeline.bucketCount) : 0
+        let span = end - start
+        quantum = events > exactLimit && span > 0 && span.isFinite ? span / Double(Timeline.bucketCount) : 0
         self.findings = findings
     }
 
-    private func bucket(_ t: Double) -> Int { quantum > 0 ? Int((t - start) / quantum) : 0 }
+    private func bucket(_ t: Double) -> Int {
+        guard quantum > 0 else { return 0 }
+        let b = (t - start) / quantum
+        return b.isFinite ? Int(min(max(b, 0), Double(Timeline.bucketCount + 1))) : 0
+    }
 
     mutating func label(_ text: String) -> Int {
         if let i = labelIndex[text] { return i }
@@ -233,16 +293,27 @@ struct TimelineBuilder {
         return labels.count - 1
     }
 
-    mutating func addMark(_ kind: Timeline.Mark.Kind, row: Int, t: Double, seq: UInt64) {
+    /// The index of the process an event is about (`""` and no `process`: the main app).
+    mutating func process(of event: Event) -> Int { process(named: event.process ?? "") }
+
+    /// The index of the process `name` (`""`: the main app), added when new.
+    mutating func process(named name: String) -> Int {
+        if let i = processIndex[name] { return i }
+        processes.append(ProcessLanes(process: name))
+        processIndex[name] = processes.count - 1
+        return processes.count - 1
+    }
+
+    mutating func addMark(_ kind: Timeline.Mark.Kind, _ lane: Lane, t: Double, seq: UInt64) {
         if quantum > 0 {
-            let key = MarkKey(kind: kind, row: row, bucket: bucket(t))
+            let key = MarkKey(kind: kind, lane: lane, bucket: bucket(t))
             if let i = markIndex[key] { marks[i].count += 1; return }
             markIndex[key] = marks.count
         }
-        marks.append(Timeline.Mark(kind: kind, row: row, t: t, count: 1, seq: seq))
+        marks.append(Timeline.Mark(kind: kind, process: lane.process, row: lane.row, t: t, count: 1, seq: seq))
     }
 
-    /// What a row held in a time bucket it did not fill with one phase: the time spent in each phase.
+    /// What a lane held in a time bucket it did not fill with one phase: the time spent in each phase.
     struct BucketFill {
         var bucket: Int
         var time: [Double] = [0, 0, 0]
@@ -250,35 +321,35 @@ struct TimelineBuilder {
         var from: Double, to: Double
     }
 
-    /// Partly filled buckets, by row (level of detail for quantised timelines).
-    var fills: [Int: BucketFill] = [:]
+    /// Partly filled buckets, by lane (level of detail for quantised timelines).
+    var fills: [Lane: BucketFill] = [:]
 
     static let phaseOrder: [ScenePhase] = [.active, .inactive, .background]
 
-    /// Records that `row` was in `phase` from `from` to `to`. On a quantised
-    /// timeline, whole buckets keep their phase; a bucket the row spends in
+    /// Records that `lane` was in `phase` from `from` to `to`. On a quantised
+    /// timeline, whole buckets keep their phase; a bucket the lane spends in
     /// several phases (or only partly) becomes one segment over the time it
     /// was covered, in the phase it spent most of that time in, so short
     /// phases neither vanish nor multiply segments.
-    mutating func emitSegment(row: Int, from: Double, to: Double, phase: ScenePhase, label: Int) {
+    mutating func emitSegment(_ lane: Lane, from: Double, to: Double, phase: ScenePhase, label: Int) {
         guard to > from else { return }  // nothing to draw
-        guard quantum > 0 else { return appendSegment(row: row, from: from, to: to, phase: phase, label: label) }
+        guard quantum > 0 else { return appendSegment(lane, from: from, to: to, phase: phase, label: label) }
         var a = from
         while a < to {
             let b = bucket(a)
             let bucketStart = start + Double(b) * quantum, bucketEnd = start + Double(b + 1) * quantum
             let end = min(to, bucketEnd)
-            if let fill = fills[row], fill.bucket != b { flush(row: row, fill) }
-            if a - bucketStart <= quantum * 1e-9, end >= bucketEnd - quantum * 1e-9, fills[row] == nil {
-                appendSegment(row: row, from: a, to: end, phase: phase, label: label)  // the whole bucket
+            if let fill = fills[lane], fill.bucket != b { flush(lane, fill) }
+            if a - bucketStart <= quantum * 1e-9, end >= bucketEnd - quantum * 1e-9, fills[lane] == nil {
+                appendSegment(lane, from: a, to: end, phase: phase, label: label)  // the whole bucket
             } else {
-                var fill = fills[row] ?? BucketFill(bucket: b, from: a, to: end)
+                var fill = fills[lane] ?? BucketFill(bucket: b, from: a, to: end)
                 // `!`: every phase is in `phaseOrder`.
                 let p = Self.phaseOrder.firstIndex(of: phase)!
                 fill.time[p] += end - a
                 fill.labels[p] = label
                 fill.to = max(fill.to, end)
-                fills[row] = fill
+                fills[lane] = fill
             }
             if end <= a { break }  // no progress (t beyond the grid's last bucket)
             a = end
@@ -286,109 +357,146 @@ struct TimelineBuilder {
     }
 
     /// Ends a partly filled bucket: one segment in its most-covered phase.
-    mutating func flush(row: Int, _ fill: BucketFill) {
-        fills[row] = nil
+    mutating func flush(_ lane: Lane, _ fill: BucketFill) {
+        fills[lane] = nil
         var best = 0
         for p in 1..<3 where fill.time[p] > fill.time[best] { best = p }
-        appendSegment(row: row, from: fill.from, to: fill.to, phase: Self.phaseOrder[best], label: fill.labels[best])
+        appendSegment(lane, from: fill.from, to: fill.to, phase: Self.phaseOrder[best], label: fill.labels[best])
     }
 
-    mutating func appendSegment(row: Int, from: Double, to: Double, phase: ScenePhase, label: Int) {
-        if let i = lastSegmentOfRow[row], segments[i].phase == phase, segments[i].label == label,
+    mutating func appendSegment(_ lane: Lane, from: Double, to: Double, phase: ScenePhase, label: Int) {
+        if let i = lastSegmentOfLane[lane], segments[i].phase == phase, segments[i].label == label,
            segments[i].end >= from - quantum {
             segments[i].end = to
             return
         }
-        lastSegmentOfRow[row] = segments.count
-        segments.append(Timeline.Segment(row: row, start: from, end: to, phase: phase, label: label))
+        lastSegmentOfLane[lane] = segments.count
+        segments.append(Timeline.Segment(process: lane.process, row: lane.row, start: from, end: to, phase: phase, label: label))
     }
 
     mutating func apply(seq: UInt64, _ event: Event) {
         let t = event.t
         lastT = t
-        // Where the event's window is before the event (a dismiss removes it).
-        let rowBefore = event.window.flatMap { reducer.openWindow(named: $0) }.flatMap { lanes[$0.instance]?.row }
-        let hadRun = reducer.isRunning
-        if case .launch = event.kind, hadRun {
-            // The process died some time after its last event: the lanes end there.
-            closeAll(at: lastRunEventT)
-            addMark(.uncleanEnd, row: -1, t: lastRunEventT, seq: seq)
+        if case .mark = event.kind {
+            // A mark belongs to no run and changes nothing (the reducer keeps its current process);
+            // a process that only marks (a test runner) gets no lanes.
+            reducer.apply(seq: seq, event)
+            let p = processIndex[event.process ?? ""] ?? processIndex[""] ?? (processes.isEmpty ? process(named: "") : 0)
+            place(seq: seq, t: t, process: p, row: -1)
+            return
         }
+        let p = process(of: event)
+        // Where the event's window is before the event (a dismiss removes it).
+        let rowBefore = processes[p].row(ofWindow: event.window)
+        let hadRun = processes[p].running
+        if case .launch = event.kind, hadRun {
+            // The process died some time after its last event: its lanes end there.
+            closeAll(p, at: processes[p].lastEventT)
+            addMark(.uncleanEnd, Lane(process: p, row: -1), t: processes[p].lastEventT, seq: seq)
+        }
+        // The reducer now works on this event's process: its windows and phases are this process's.
         reducer.apply(seq: seq, event)
+        let running = reducer.isRunning
+        processes[p].running = running
+        processes[p].lastEventT = t
         switch event.kind {
-        case .launch:
-            addMark(.launch, row: -1, t: t, seq: seq)
-        case .terminate where hadRun:
-            closeAll(at: t)
-            addMark(.terminate, row: -1, t: t, seq: seq)
+        case .launch(let launch):
+            if p == processIndex[""], processes[p].appName == nil { processes[p].appName = launch.app }
+            addMark(.launch, Lane(process: p, row: -1), t: t, seq: seq)
+        case .terminate where hadRun && !running:
+            closeAll(p, at: t)
+            addMark(.terminate, Lane(process: p, row: -1), t: t, seq: seq)
+        case .kill where hadRun:
+            closeAll(p, at: t)
+            addMark(.kill, Lane(process: p, row: -1), t: t, seq: seq)
         case .dismiss:
-            if let row = rowBefore { addMark(.dismiss, row: row, t: t, seq: seq) }
+            if let row = rowBefore { addMark(.dismiss, Lane(process: p, row: row), t: t, seq: seq) }
         case .write where hadRun:
-            addMark(.write, row: event.window.flatMap { reducer.openWindow(named: $0) }.flatMap { lanes[$0.instance]?.row } ?? -1, t: t, seq: seq)
+            addMark(.write, Lane(process: p, row: processes[p].row(ofWindow: event.window) ?? -1), t: t, seq: seq)
         case .save where hadRun:
-            addMark(.save, row: event.window.flatMap { reducer.openWindow(named: $0) }.flatMap { lanes[$0.instance]?.row } ?? -1, t: t, seq: seq)
+            addMark(.save, Lane(process: p, row: processes[p].row(ofWindow: event.window) ?? -1), t: t, seq: seq)
         default:
             break
         }
-        if reducer.isRunning { syncLanes(at: t, seq: seq) }
-        lastRunEventT = t
+        if running { syncLanes(p, at: t, seq: seq) }
+        place(seq: seq, t: t, process: p, row: processes[p].row(ofWindow: event.window) ?? rowBefore ?? -1)
+    }
+
+    /// Places the findings anchored at `seq`.
+    mutating func place(seq: UInt64, t: Double, process: Int, row: Int) {
         while nextFinding < findings.count, findings[nextFinding].seq == seq {
-            let row = event.window.flatMap { reducer.openWindow(named: $0) }.flatMap { lanes[$0.instance]?.row } ?? rowBefore ?? -1
-            placed.append(Timeline.Placed(finding: findings[nextFinding], t: t, row: row))
+            placed.append(Timeline.Placed(finding: findings[nextFinding], t: t, process: process, row: row))
             nextFinding += 1
         }
     }
 
-    var lastRunEventT: Double = 0
-
-    /// Brings the lanes in line with the reducer's windows and phases after an event.
-    mutating func syncLanes(at t: Double, seq: UInt64) {
+    /// Brings process `p`'s lanes in line with the reducer's windows and phases after an event of `p`.
+    mutating func syncLanes(_ p: Int, at t: Double, seq: UInt64) {
         let open = reducer.openWindows
         let openInstances = Set(open.map(\.instance))
-        for (instance, lane) in lanes.sorted(by: { $0.key < $1.key }) where !openInstances.contains(instance) {
-            emitSegment(row: lane.row, from: lane.since, to: t, phase: lane.phase, label: lane.label)
-            lanes[instance] = nil
-            freeRows.append(lane.row)
-            freeRows.sort(by: >)
+        for (instance, lane) in processes[p].lanes.sorted(by: { $0.key < $1.key }) where !openInstances.contains(instance) {
+            emitSegment(Lane(process: p, row: lane.row), from: lane.since, to: t, phase: lane.phase, label: lane.label)
+            processes[p].lanes[instance] = nil
+            if processes[p].byWindow[lane.id] == instance { processes[p].byWindow[lane.id] = nil }
+            processes[p].freeRows.append(lane.row)
+            processes[p].freeRows.sort(by: >)
         }
         for window in open.sorted(by: { $0.instance < $1.instance }) {
             let phase = reducer.phase(of: window)
-            if let lane = lanes[window.instance] {
+            if let lane = processes[p].lanes[window.instance] {
                 if lane.phase != phase {
-                    emitSegment(row: lane.row, from: lane.since, to: t, phase: lane.phase, label: lane.label)
-                    lanes[window.instance] = (lane.row, lane.label, phase, t)
+                    emitSegment(Lane(process: p, row: lane.row), from: lane.since, to: t, phase: lane.phase, label: lane.label)
+                    processes[p].lanes[window.instance] = (lane.row, lane.label, phase, t, lane.id)
                 }
             } else {
-                let row = freeRows.popLast() ?? { rowCount += 1; return rowCount - 1 }()
-                var text = "\(reducer.names[window.id]) · \(reducer.names[window.scene])"
+                let row = processes[p].freeRows.popLast() ?? { processes[p].rowCount += 1; return processes[p].rowCount - 1 }()
+                let id = reducer.names[window.id]
+                var text = "\(id) · \(reducer.names[window.scene])"
                 if let value = window.canonicalValue { text += " \(value)" }
-                lanes[window.instance] = (row, label(text), phase, t)
-                addMark(.open, row: row, t: t, seq: seq)
+                processes[p].lanes[window.instance] = (row, label(text), phase, t, id)
+                processes[p].byWindow[id] = window.instance
+                addMark(.open, Lane(process: p, row: row), t: t, seq: seq)
             }
         }
         let app = reducer.appPhase
-        if let lane = appLane {
+        if let lane = processes[p].appLane {
             if lane.phase != app {
-                emitSegment(row: -1, from: lane.since, to: t, phase: lane.phase, label: label("app"))
-                appLane = (app, t)
+                emitSegment(Lane(process: p, row: -1), from: lane.since, to: t, phase: lane.phase, label: label("app"))
+                processes[p].appLane = (app, t)
             }
         } else {
-            appLane = (app, t)
+            processes[p].appLane = (app, t)
         }
     }
 
-    mutating func closeAll(at t: Double) {
-        for (_, lane) in lanes.sorted(by: { $0.key < $1.key }) {
-            emitSegment(row: lane.row, from: lane.since, to: t, phase: lane.phase, label: lane.label)
+    mutating func closeAll(_ p: Int, at t: Double) {
+        for (_, lane) in processes[p].lanes.sorted(by: { $0.key < $1.key }) {
+            emitSegment(Lane(process: p, row: lane.row), from: lane.since, to: t, phase: lane.phase, label: lane.label)
         }
-        lanes.removeAll()
-        freeRows = Array((0..<rowCount).reversed())
-        if let lane = appLane { emitSegment(row: -1, from: lane.since, to: t, phase: lane.phase, label: label("app")) }
-        appLane = nil
+        processes[p].lanes.removeAll()
+        processes[p].byWindow.removeAll()
+        processes[p].freeRows = Array((0..<processes[p].rowCount).reversed())
+        if let lane = processes[p].appLane {
+            emitSegment(Lane(process: p, row: -1), from: lane.since, to: t, phase: lane.phase, label: label("app"))
+        }
+        processes[p].appLane = nil
     }
 
     mutating func finish() {
-        closeAll(at: lastT)
-        for (row, fill) in fills.sorted(by: { $0.key < $1.key }) { flush(row: row, fill) }
+        for p in processes.indices { closeAll(p, at: lastT) }
+        for (lane, fill) in fills.sorted(by: { $0.key < $1.key }) { flush(lane, fill) }
+        // A process with nothing to draw (the main app taken for a test runner's first mark) gets no lanes.
+        var used = Set(segments.map(\.process))
+        used.formUnion(marks.map(\.process))
+        used.formUnion(placed.map(\.process))
+        if used.count < processes.count, !used.isEmpty {
+            var renumbered: [Int: Int] = [:]
+            for p in processes.indices where used.contains(p) { renumbered[p] = renumbered.count }
+            processes = processes.indices.filter(used.contains).map { processes[$0] }
+            // `!`: every process in use was renumbered.
+            for i in segments.indices { segments[i].process = renumbered[segments[i].process]! }
+            for i in marks.indices { marks[i].process = renumbered[marks[i].process]! }
+            for i in placed.indices { placed[i].process = renumbered[placed[i].process]! }
+        }
     }
 }

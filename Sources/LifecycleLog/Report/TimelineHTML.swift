@@ -33,20 +33,22 @@ extension Timeline {
         raw("{\"trace\":"); str(trace)
         raw(",\"events\":\(events),\"runs\":\(runs),\"start\":"); num(startTime)
         raw(",\"end\":"); num(endTime)
-        raw(",\"rows\":\(rows),\"buckets\":\(buckets),\"errors\":\(errors),\"warnings\":\(warnings),\"more\":\(moreFindings),\"labels\":[")
+        raw(",\"rows\":\(rows),\"buckets\":\(buckets),\"errors\":\(errors),\"warnings\":\(warnings),\"more\":\(moreFindings),\"processes\":[")
+        for (i, name) in processNames.enumerated() { if i > 0 { raw(",") }; str(name) }
+        raw("],\"processRows\":[\(processRows.map(String.init).joined(separator: ","))],\"labels\":[")
         for (i, l) in labels.enumerated() { if i > 0 { raw(",") }; str(l) }
         raw("],\"segments\":[")
         for (i, s) in segments.enumerated() {
             if i > 0 { raw(",") }
             // `!`: every phase is in `phases`.
-            raw("[\(s.row),"); num(s.start); raw(","); num(s.end); raw(",\(phases.firstIndex(of: s.phase)!),\(s.label)]")
+            raw("[\(s.row),"); num(s.start); raw(","); num(s.end); raw(",\(phases.firstIndex(of: s.phase)!),\(s.label),\(s.process)]")
         }
         raw("],\"marks\":[")
-        let kinds: [Mark.Kind] = [.open, .dismiss, .write, .save, .launch, .terminate, .uncleanEnd]
+        let kinds: [Mark.Kind] = [.open, .dismiss, .write, .save, .launch, .terminate, .uncleanEnd, .kill]
         for (i, m) in marks.enumerated() {
             if i > 0 { raw(",") }
             // `!`: every kind is in `kinds`.
-            raw("[\(kinds.firstIndex(of: m.kind)!),\(m.row),"); num(m.t); raw(",\(m.count),\(m.seq)]")
+            raw("[\(kinds.firstIndex(of: m.kind)!),\(m.row),"); num(m.t); raw(",\(m.count),\(m.seq),\(m.process)]")
         }
         raw("],\"findings\":[")
         for (i, p) in findings.enumerated() {
@@ -55,7 +57,7 @@ extension Timeline {
             str(p.finding.rule.rawValue)
             raw(",\(p.finding.seq),")
             str(p.finding.message)
-            raw(",[\(p.finding.related.map(String.init).joined(separator: ","))]]")
+            raw(",[\(p.finding.related.map(String.init).joined(separator: ","))],\(p.process)]")
         }
         raw("],\"aggregated\":[")
         for (i, a) in aggregated.enumerated() {
@@ -170,6 +172,7 @@ extension Timeline {
           <span><i style="background:#1a73e8;width:2px"></i>launch</span>
           <span><i style="background:#202124;width:2px"></i>terminate</span>
           <span><i style="background:var(--error);width:2px"></i>ended without terminate</span>
+          <span><i style="background:#8e24aa;width:2px"></i>kill</span>
           <span><i style="background:var(--error);transform:rotate(45deg)"></i>error</span>
           <span><i style="background:var(--warning);transform:rotate(45deg)"></i>warning</span>
           <span>Scroll to zoom, drag to pan, click a finding to go to it.</span>

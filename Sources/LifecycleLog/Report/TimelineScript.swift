@@ -14,21 +14,47 @@ extension Timeline {
         "use strict";
         const D = JSON.parse(document.getElementById("timeline-data").textContent);
         const PHASE = ["#2e7d32", "#f0a500", "#9aa0a6"], PHASE_NAME = ["active", "inactive", "background"];
-        const KIND = ["open", "dismiss", "write", "save", "launch", "terminate", "ended without terminate"];
+        const KIND = ["open", "dismiss", "write", "save", "launch", "terminate", "ended without terminate", "kill"];
+        const BOUNDARY_COLOR = ["", "", "", "", "#1a73e8", "#202124", "#d32f2f", "#8e24aa"];
         const SEV = ["error", "warning"], SEV_COLOR = ["#d32f2f", "#ef6c00"];
         const canvas = document.getElementById("canvas"), ctx = canvas.getContext("2d"), tip = document.getElementById("tip");
         const LABEL_W = 170, LANE_H = 30, TOP = 54, PAD = 8, AXIS_Y = 14, RUNS_Y = 26;  // axis labels, then a strip for dense run boundaries, then the lanes
         const MORE = D.aggregated.length > 0 ? 1 : 0;  // a lane for the counted findings
-        const lanes = D.rows + 1 + MORE;
+        // Lanes, top to bottom: the counted findings (if any), then each process in turn: its name
+        // (when there are several), its app phase, its window rows.
+        const P = Math.max(D.processes.length, 1), MULTI = D.processes.length > 1;
+        const procRows = p => D.processRows[p] || 0;
+        const base = [];  // the lane index of each process's app-phase lane
+        let lanes = MORE;
+        for (let p = 0; p < P; p++) { if (MULTI) lanes++; base.push(lanes); lanes += 1 + procRows(p); }
+        // Lanes of thousands of windows would make a canvas taller than a browser draws (it stays
+        // blank): past SCROLL_AT pixels the chart scrolls, and the canvas draws only what is in view.
+        const CONTENT_H = TOP + (lanes - 1) * LANE_H + LANE_H / 2 + 6, SCROLL_AT = 6000, SCROLL = CONTENT_H > SCROLL_AT;
+        const chart = document.getElementById("chart");
+        let scrollY = 0;
+        if (SCROLL) {
+          const spacer = document.createElement("div");
+          chart.appendChild(spacer);
+          chart.style.overflowY = "auto";
+          canvas.style.position = "sticky"; canvas.style.top = "0";
+          const fit = () => {
+            const h = Math.max(400, Math.min(CONTENT_H, window.innerHeight - 120));
+            chart.style.height = (h + 2) + "px"; spacer.style.height = (CONTENT_H - h) + "px";
+          };
+          fit();
+          window.addEventListener("resize", fit);
+          chart.addEventListener("scroll", () => { scrollY = chart.scrollTop; draw(); });
+        }
         const span = Math.max(D.end - D.start, 1);
         let v0 = D.start - span * 0.01, v1 = D.end + span * 0.01, width = 800, hits = [], selected = -1;
         const name = D.trace.split("/").pop();
         document.getElementById("title").textContent = name;
         const s = document.getElementById("summary");
-        s.innerHTML = `<span>${D.events} events</span><span>${D.runs} run${D.runs === 1 ? "" : "s"}</span>` +
+        s.innerHTML = `<span>${D.events} events</span>${MULTI ? `<span>${D.processes.length} processes</span>` : ""}<span>${D.runs} run${D.runs === 1 ? "" : "s"}</span>` +
           `<span class="errors">${D.errors} error${D.errors === 1 ? "" : "s"}</span><span class="warnings">${D.warnings} warning${D.warnings === 1 ? "" : "s"}</span>`;
         {
           let note = "";
+          if (SCROLL) note += `${lanes} lanes: the chart scrolls (its scroll bar, or Shift+scroll over it). `;
           if (D.buckets > 0) note += `Long trace: shown on a grid of ${D.buckets} time steps; short phase changes may be merged, and ticks show counts. `;
           if (D.more > 0) {
             let e = 0, w = 0;
@@ -39,7 +65,10 @@ extension Timeline {
           }
           document.getElementById("note").textContent = note;
         }
-        const laneY = row => TOP + (row + 1 + MORE) * LANE_H;
+        // The middle of a lane: process p's row (-1: its app phase, -2: its name), or the counted findings' lane.
+        const laneIndex = (p, row) => row === -3 ? 0 : base[p] + row + 1;
+        const laneY = (p, row) => TOP + laneIndex(p, row) * LANE_H - scrollY;
+        const MORE_Y = () => TOP - scrollY;
         const plotW = () => width - LABEL_W - PAD;
         const x = t => LABEL_W + (t - v0) / (v1 - v0) * plotW();
         const tAt = px => v0 + (px - LABEL_W) / plotW() * (v1 - v0);
@@ -87,16 +116,25 @@ extension Timeline {
         function draw() {
           const dpr = window.devicePixelRatio || 1;
           width = canvas.parentElement.clientWidth;
-          const height = TOP + (lanes - 1) * LANE_H + LANE_H / 2 + 6;
+          const height = SCROLL ? chart.clientHeight : CONTENT_H;
           canvas.width = width * dpr; canvas.height = height * dpr; canvas.style.height = height + "px";
           ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
           ctx.clearRect(0, 0, width, height);
           ctx.font = "12px -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Arial, sans-serif";
           hits = [];
           ctx.textBaseline = "middle";
-          for (let r = -1 - MORE; r < D.rows; r++) {
-            ctx.fillStyle = (r + 2) % 2 ? "#fafafa" : "#fff";
-            ctx.fillRect(0, laneY(r) - LANE_H / 2, width, LANE_H);
+          const visible = y => y > -LANE_H && y < height + LANE_H;
+          for (let i = 0; i < lanes; i++) {
+            const y = TOP + i * LANE_H - scrollY;
+            if (!visible(y)) continue;
+            ctx.fillStyle = (i + 1) % 2 ? "#fafafa" : "#fff";
+            ctx.fillRect(0, y - LANE_H / 2, width, LANE_H);
+          }
+          if (MULTI) for (let p = 0; p < P; p++) {
+            const y = laneY(p, -2);
+            if (!visible(y)) continue;
+            ctx.fillStyle = "#e8eaed"; ctx.fillRect(0, y - LANE_H / 2, width, LANE_H);
+            ctx.fillStyle = "#bdc1c6"; ctx.fillRect(0, y - LANE_H / 2, width, 1);
           }
           // time axis, measured from the start of the trace
           ctx.fillStyle = "#5f6368"; ctx.strokeStyle = "#e3e6e8";
@@ -111,70 +149,115 @@ extension Timeline {
             if (px + 3 >= lastRight + 8 && px + 3 + w <= width - 2) { ctx.fillText(text, px + 3, AXIS_Y); lastRight = px + 3 + w; drawn.push(text); }
           }
           // What the canvas shows, for screen readers (and the page's own checks).
-          canvas.setAttribute("aria-label", `Timeline of ${name} from ${fmt(v0 - D.start)} to ${fmt(v1 - D.start)}; time axis: ${drawn.join(", ")}`);
-          ctx.fillStyle = "#202124"; ctx.fillText("app phase", 8, laneY(-1));
-          if (MORE) ctx.fillText("more findings", 8, laneY(-2));
-          ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, 0, width - LABEL_W, height); ctx.clip();
+          // Below the axis, only lanes (when they scroll, they pass under it).
+          const laneTop = SCROLL ? TOP - LANE_H / 2 : 0;
+          ctx.save(); ctx.beginPath(); ctx.rect(0, laneTop, width, height - laneTop); ctx.clip();
+          ctx.fillStyle = "#202124";
+          for (let p = 0; p < P; p++) {
+            if (MULTI) {
+              ctx.font = "600 12px -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Arial, sans-serif";
+              ctx.fillText(clip(D.processes[p], width - 16), 8, laneY(p, -2));
+              ctx.font = "12px -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Arial, sans-serif";
+            }
+            ctx.fillText("app phase", MULTI ? 16 : 8, laneY(p, -1));
+          }
+          if (MORE) ctx.fillText("more findings", 8, MORE_Y());
+          ctx.restore();
+          ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, laneTop, width - LABEL_W, height - laneTop); ctx.clip();
           drawPhases();
           drawMarks(height);
           drawAggregated();
           drawFindings();
           ctx.restore();
-          // window names at the left edge
+          // Window names at the left edge: a row that holds several windows in view says so.
+          ctx.save(); ctx.beginPath(); ctx.rect(0, laneTop, LABEL_W, height - laneTop); ctx.clip();
           ctx.fillStyle = "#202124";
-          for (let r = 0; r < D.rows; r++) ctx.fillText(clip(labelAt[r] !== undefined ? D.labels[labelAt[r]] : `window row ${r + 1}`, LABEL_W - 12), 8, laneY(r));
+          const named = [];
+          for (let p = 0; p < P; p++) {
+            if (MULTI && visible(laneY(p, -2))) named.push(D.processes[p] + ":");
+            for (let r = 0; r < procRows(p); r++) {
+              const y = laneY(p, r);
+              if (!visible(y)) continue;
+              const held = labelsAt.get(p + "," + r);
+              const text = !held ? `window row ${r + 1}` : held.count === 1 ? D.labels[held.first]
+                : `${D.labels[held.first]} +${held.count - 1} more`;
+              ctx.fillText(clip(text, LABEL_W - (MULTI ? 20 : 12)), MULTI ? 16 : 8, y);
+              named.push(text);
+            }
+          }
+          ctx.restore();
+          // What the canvas shows, for screen readers (and the page's own checks).
+          canvas.setAttribute("aria-label", `Timeline of ${name} from ${fmt(v0 - D.start)} to ${fmt(v1 - D.start)}; ` +
+            `window lanes: ${named.join(", ")}; time axis: ${drawn.join(", ")}`);
         }
-        let labelAt = {};
+        let labelsAt = new Map();  // "process,row" → the windows the row shows in view: {first, count}
         function drawPhases() {
           // Bands at least a column wide are drawn as they are; narrower ones add their time to
           // their column, which is then painted in the phase that covers most of it.
-          labelAt = {};
-          const cover = new Map();  // row → column → [active, inactive, background] in ms
-          for (const [row, a, b, ph, label] of D.segments) {
+          labelsAt = new Map();
+          const seen = new Map();  // "process,row" → the labels seen in view
+          const cover = new Map();  // lane → column → [active, inactive, background] in ms
+          for (const [row, a, b, ph, label, p] of D.segments) {
             if (b < v0 || a > v1) continue;
+            if (row >= 0) {
+              const key = p + "," + row;
+              let held = labelsAt.get(key), labels = seen.get(key);
+              if (!held) { labelsAt.set(key, held = {first: label, from: a, count: 0}); seen.set(key, labels = new Set()); }
+              if (!labels.has(label)) { labels.add(label); held.count++; }
+              if (a < held.from) { held.first = label; held.from = a; }
+            }
+            const y = laneY(p, row);
+            if (y < -LANE_H || y > canvas.height + LANE_H) continue;
             const xa = Math.max(x(a), LABEL_W - 1), xb = Math.min(x(b), width + 1);
-            if (row >= 0 && (labelAt[row] === undefined || a <= v0)) labelAt[row] = label;
             if (xb - xa < COL) {
-              let cols = cover.get(row); if (!cols) cover.set(row, cols = new Map());
+              const lane = p + "," + row;
+              let cols = cover.get(lane); if (!cols) cover.set(lane, cols = {p, row, cols: new Map()});
+              cols = cols.cols;
               const c = column((xa + xb) / 2, COL);
               let acc = cols.get(c); if (!acc) cols.set(c, acc = [0, 0, 0, label]);
               acc[ph] += b - a;
               continue;
             }
             ctx.fillStyle = PHASE[ph];
-            ctx.fillRect(xa, laneY(row) - 8, xb - xa, 16);
-            hits.push({x0: xa, x1: xb, y0: laneY(row) - 8, y1: laneY(row) + 8, text: `<b>${esc(D.labels[label])}</b><br>${PHASE_NAME[ph]} from ${fmt(a - D.start)} to ${fmt(b - D.start)}`});
-            if (row >= 0 && xb - xa > 70) { ctx.fillStyle = "#fff"; ctx.fillText(clip(D.labels[label], xb - xa - 8), Math.max(xa, LABEL_W) + 4, laneY(row)); }
+            ctx.fillRect(xa, y - 8, xb - xa, 16);
+            const who = row >= 0 ? esc(D.labels[label]) : "app phase";
+            hits.push({x0: xa, x1: xb, y0: y - 8, y1: y + 8, text: `<b>${who}</b>${MULTI ? " · " + esc(D.processes[p]) : ""}<br>${PHASE_NAME[ph]} from ${fmt(a - D.start)} to ${fmt(b - D.start)}`});
+            if (row >= 0 && xb - xa > 70) { ctx.fillStyle = "#fff"; ctx.fillText(clip(D.labels[label], xb - xa - 8), Math.max(xa, LABEL_W) + 4, y); }
           }
-          for (const [row, cols] of cover) for (const [c, acc] of cols) {
+          for (const {p, row, cols} of cover.values()) for (const [c, acc] of cols) {
+            const y = laneY(p, row);
             const ph = acc[0] >= acc[1] && acc[0] >= acc[2] ? 0 : acc[1] >= acc[2] ? 1 : 2, total = acc[0] + acc[1] + acc[2];
             const xa = LABEL_W + c * COL;
             ctx.fillStyle = PHASE[ph];
-            ctx.fillRect(xa, laneY(row) - 8, COL, 16);
+            ctx.fillRect(xa, y - 8, COL, 16);
             const share = i => total > 0 ? Math.round(acc[i] / total * 100) + "% " + PHASE_NAME[i] : "";
-            hits.push({x0: xa, x1: xa + COL, y0: laneY(row) - 8, y1: laneY(row) + 8,
-              text: `<b>${esc(D.labels[acc[3]])}</b><br>short phases here (zoom in to see each): ${[0, 1, 2].filter(i => acc[i] > 0).map(share).join(", ") || PHASE_NAME[ph]}`});
+            hits.push({x0: xa, x1: xa + COL, y0: y - 8, y1: y + 8,
+              text: `<b>${row >= 0 ? esc(D.labels[acc[3]]) : "app phase"}</b>${MULTI ? " · " + esc(D.processes[p]) : ""}<br>short phases here (zoom in to see each): ${[0, 1, 2].filter(i => acc[i] > 0).map(share).join(", ") || PHASE_NAME[ph]}`});
           }
         }
         function drawMarks(height) {
           // One glyph per kind, lane and column; run boundaries thin out to short ticks when dense.
           const cells = new Map();
-          for (const [k, row, t, count, seq] of D.marks) {
+          for (const [k, row, t, count, seq, p] of D.marks) {
             if (t < v0 || t > v1) continue;
-            const key = `${k},${row},${column(x(t), k <= 1 ? OPEN_COL : TICK_COL)}`;
+            const key = `${k},${p},${row},${column(x(t), k <= 1 ? OPEN_COL : TICK_COL)}`;
             const cell = cells.get(key);
-            if (cell) { cell.count += count; cell.last = seq; } else cells.set(key, {k, row, t, count, seq, last: seq});
+            if (cell) { cell.count += count; cell.last = seq; } else cells.set(key, {k, p, row, t, count, seq, last: seq});
           }
           let boundaries = 0;
           for (const c of cells.values()) if (c.k >= 4) boundaries++;
           const dense = boundaries > plotW() / 12;
-          for (const {k, row, t, count, seq, last} of cells.values()) {
-            const px = x(t), y = laneY(row);
-            const what = `${count > 1 ? count + " × " : ""}${KIND[k]} (seq ${seq}${count > 1 ? "…" + last : ""}) at ${fmt(t - D.start)}`;
+          for (const {k, p, row, t, count, seq, last} of cells.values()) {
+            const px = x(t), y = laneY(p, row);
+            if (k < 4 && (y < -LANE_H || y > height + LANE_H)) continue;
+            const what = `${count > 1 ? count + " × " : ""}${KIND[k]}${MULTI ? " of " + esc(D.processes[p]) : ""} (seq ${seq}${count > 1 ? "…" + last : ""}) at ${fmt(t - D.start)}`;
             if (k >= 4) {
-              ctx.strokeStyle = k === 4 ? "#1a73e8" : k === 5 ? "#202124" : "#d32f2f";
+              // A run boundary spans its own process's lanes (with one process, every lane).
+              ctx.strokeStyle = BOUNDARY_COLOR[k];
               ctx.setLineDash(k === 6 && !dense ? [5, 4] : []); ctx.lineWidth = dense ? 1 : 2;
-              const y0 = RUNS_Y - 5, y1 = dense ? RUNS_Y + 5 : height;
+              const head = laneY(p, -2), bottom = laneY(p, procRows(p) - 1) + LANE_H / 2;
+              const y0 = MULTI ? (dense ? head - 5 : head - LANE_H / 2) : RUNS_Y - 5;
+              const y1 = MULTI ? (dense ? head + 5 : bottom) : dense ? RUNS_Y + 5 : height;
               ctx.beginPath(); ctx.moveTo(px, y0); ctx.lineTo(px, y1); ctx.stroke();
               ctx.setLineDash([]); ctx.lineWidth = 1;
               hits.push({x0: px - 2, x1: px + 2, y0, y1, text: what});
@@ -207,15 +290,15 @@ extension Timeline {
           // One diamond per lane, column and severity (errors drawn over warnings), with a count.
           const cells = new Map();
           D.findings.forEach((f, i) => {
-            const [t, row, sev] = f;
+            const [t, row, sev] = f, p = f[7];
             if (t < v0 || t > v1) return;
-            const key = `${sev},${row},${column(x(t), FCOL)}`;
+            const key = `${sev},${p},${row},${column(x(t), FCOL)}`;
             const cell = cells.get(key);
-            if (cell) cell.items.push(i); else cells.set(key, {sev, row, t, items: [i]});
+            if (cell) cell.items.push(i); else cells.set(key, {sev, p, row, t, items: [i]});
           });
           const ordered = [...cells.values()].sort((a, b) => b.sev - a.sev);
-          for (const {sev, row, t, items} of ordered) {
-            const px = x(t), y = laneY(row) - 13;
+          for (const {sev, p, row, t, items} of ordered) {
+            const px = x(t), y = laneY(p, row) - 13;
             diamond(px, y, 6, SEV_COLOR[sev]);
             if (sev === 0) badge(px, y, items.length);  // warnings give their count in the tooltip: less clutter
             let text;
@@ -231,10 +314,10 @@ extension Timeline {
             hits.push({x0: px - 7, x1: px + 7, y0: y - 7, y1: y + 7, front: true, text, items});
           }
           if (selected >= 0) {
-            const [t, row] = D.findings[selected], px = x(t), y = laneY(row) - 13;
+            const [t, row] = D.findings[selected], px = x(t), y = laneY(D.findings[selected][7], row) - 13;
             if (t >= v0 && t <= v1) {
               ctx.strokeStyle = "#1a73e8"; ctx.lineWidth = 1.5; ctx.setLineDash([4, 3]);
-              ctx.beginPath(); ctx.moveTo(px, RUNS_Y); ctx.lineTo(px, TOP + lanes * LANE_H); ctx.stroke();
+              ctx.beginPath(); ctx.moveTo(px, RUNS_Y); ctx.lineTo(px, Math.min(canvas.height, TOP + lanes * LANE_H - scrollY)); ctx.stroke();
               ctx.setLineDash([]); ctx.lineWidth = 3;
               ctx.beginPath(); ctx.arc(px, y, 10, 0, 2 * Math.PI); ctx.stroke();
               ctx.lineWidth = 1;
@@ -244,7 +327,7 @@ extension Timeline {
         }
         function drawAggregated() {
           if (!MORE) return;
-          const cells = new Map(), y = laneY(-2);
+          const cells = new Map(), y = MORE_Y();
           D.aggregated.forEach((a, i) => {
             const [t0, t1, sev, rule, count] = a;
             if (t1 < v0 || t0 > v1) return;
@@ -291,7 +374,10 @@ extension Timeline {
           const inside = hits.filter(h => px >= h.x0 && px <= h.x1 && py >= h.y0 && py <= h.y1);
           return {hit: inside.find(h => h.front) || inside[inside.length - 1], px, py};
         }
-        canvas.addEventListener("wheel", e => { e.preventDefault(); const r = canvas.getBoundingClientRect(); zoom(e.deltaY > 0 ? 1.25 : 0.8, tAt(e.clientX - r.left)); }, {passive: false});
+        canvas.addEventListener("wheel", e => {
+          if (SCROLL && e.shiftKey) return;  // Shift+wheel (and the scroll bar) move through the lanes
+          e.preventDefault(); const r = canvas.getBoundingClientRect(); zoom(e.deltaY > 0 ? 1.25 : 0.8, tAt(e.clientX - r.left));
+        }, {passive: false});
         let drag = null;
         canvas.addEventListener("mousedown", e => { drag = {x: e.clientX, v0, v1, moved: false}; canvas.classList.add("dragging"); });
         window.addEventListener("mouseup", e => {
@@ -314,7 +400,7 @@ extension Timeline {
           const {hit, px, py} = hitAt(e);
           if (!hit) { tip.style.display = "none"; return; }
           tip.innerHTML = hit.text; tip.style.display = "block";
-          tip.style.left = Math.min(px + 14, width - 430) + "px"; tip.style.top = (py + 14) + "px";
+          tip.style.left = Math.min(px + 14, width - 430) + "px"; tip.style.top = (py + 14 + scrollY) + "px";
         });
         canvas.addEventListener("mouseleave", () => { tip.style.display = "none"; });
         document.getElementById("zoom-in").onclick = () => zoom(0.5);
@@ -330,7 +416,10 @@ extension Timeline {
         D.aggregated.forEach(([t0, t1, sev, rule, count, seq0, seq1], i) => {
           rows.push(`<tr class="f agg" data-a="${i}"><td>${seq0}${seq1 > seq0 ? "–" + seq1 : ""}</td><td class="sev-${SEV[sev]}">${SEV[sev]}</td><td>${esc(rule)}</td><td>${count} finding${count === 1 ? "" : "s"} of this rule in this stretch, counted but not placed one by one: click to zoom to the stretch.</td></tr>`);
         });
-        if (!rows.length) rows.push(`<tr><td colspan="4">No findings: nothing to fix in this trace.</td></tr>`);
+        // An empty trace is no evidence of a clean app: `replay --assert` fails it, and the page says why.
+        if (!rows.length) rows.push(D.events === 0
+          ? `<tr><td colspan="4">The trace has no events: nothing was recorded, so nothing could be checked (replay --assert fails an empty trace).</td></tr>`
+          : `<tr><td colspan="4">No findings: nothing to fix in this trace.</td></tr>`);
         tbody.innerHTML = rows.join("");
         function select(i, fromTable) {
           const old = document.querySelector("#findings tr.selected");
@@ -339,6 +428,10 @@ extension Timeline {
           const tr = document.getElementById("f" + i);
           if (tr) { tr.classList.add("selected"); if (!fromTable) tr.scrollIntoView({block: "nearest"}); }
           const t = D.findings[i][0];
+          if (SCROLL) {  // bring the finding's lane into view
+            const want = TOP + laneIndex(D.findings[i][7], D.findings[i][1]) * LANE_H - chart.clientHeight / 2;
+            chart.scrollTop = Math.max(0, want); scrollY = chart.scrollTop;
+          }
           if (fromTable || t < v0 || t > v1) show(t, t, Math.min(span / 20, Math.max(span / 500, 60000))); else draw();
         }
         tbody.addEventListener("click", e => {
