@@ -60,28 +60,28 @@ public struct TraceGenerator: Sendable {
         for _ in 0..<options.events { try body(g.next()) }
     }
 
-    private struct Window {
+    struct Window: SimulatedWindow {
         var id: String
         var scene: String
         var value: Int?
         var dirty: Bool = false
     }
 
-    private var random: SplitMix64
-    private let options: Options
-    private var t: Double = 0
-    private var queue: [Event] = []
-    private var queued = 0
+    var random: SplitMix64
+    let options: Options
+    var t: Double = 0
+    var queue: [Event] = []
+    var queued = 0
     private var running = false
     private var foreground = false
-    private var platform: Platform = .iOS
+    var platform: Platform = .iOS
     private var declared: [SceneDeclaration] = []
-    private var open: [Window] = []
+    var open: [Window] = []
     /// Windows open when the last run ended: the next launch may restore them.
     private var lastOpen: [Window] = []
-    private var nextWindow = 0
-    private var activities: [(name: String, window: String?)] = []
-    private var sharedDirty = false
+    var nextWindow = 0
+    var activities: [(name: String, window: String?)] = []
+    var sharedDirty = false
     /// Per shared key: the writer that wrote it last (window id, or "" for the app).
     private var lastWriter: [String: String] = [:]
 
@@ -94,33 +94,10 @@ public struct TraceGenerator: Sendable {
     private static let sceneKeys = ["draft", "scrollPosition", "selection"]
     private static let callbacks = ["didReceiveMemoryWarning", "openURL", "didReceiveRemoteNotification", "performFetch"]
 
-    // MARK: Randomness
-
-    private mutating func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
-    private mutating func percent(_ p: UInt64) -> Bool { random.next() % 100 < p }
-    /// Whether the app gets a habit wrong this time.
-    private mutating func bug() -> Bool { random.next() % 1000 < UInt64(options.bugRate) }
-
-    // MARK: Emitting
-
-    private mutating func emit(_ kind: Event.Kind, extra: [JSONMember] = []) {
-        t += Double(random.next() % 300 + 1)
-        queue.append(Event(t: t, kind, extraFields: extra))
-    }
-
-    mutating func next() -> Event {
-        while queued == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            queued = 0
-            step()
-        }
-        queued += 1
-        return queue[queued - 1]
-    }
-
     // MARK: The session
+    // Randomness, emitting, activities, phase passes and saves: see `SimulatedApp`.
 
-    private mutating func step() {
+    mutating func step() {
         guard running else { launch(); return }
         guard foreground else { inBackground(); return }
         let roll = random.next() % 1000
@@ -178,16 +155,11 @@ public struct TraceGenerator: Sendable {
 
     private mutating func comeForward() {
         foreground = true
-        let skip = platform != .macOS && bug()
-        if !skip {
-            for w in open { emit(.phase(.inactive, window: w.id)) }
-            emit(.phase(.inactive))
-        }
-        for w in open { emit(.phase(.active, window: w.id)) }
-        emit(.phase(.active))
+        passThroughInactive()
+        enterPhase(.active)
     }
 
-    private mutating func edit() {
+    mutating func edit() {
         if !open.isEmpty, percent(45) {
             let i = Int(random.next() % UInt64(open.count))
             emit(.write(key: pick(Self.sceneKeys), scope: .scene, window: open[i].id))
@@ -217,21 +189,9 @@ public struct TraceGenerator: Sendable {
         if lastWriter[key] != nil { lastWriter[key] = window ?? "" }
     }
 
-    private mutating func saveAll() {
-        emit(.save(store: percent(50) ? "SwiftData" : nil))
-        sharedDirty = false
-        for i in open.indices { open[i].dirty = false }
-    }
-
     private mutating func openWindow() {
         guard open.count < options.windows else { dismissWindow(); return }
-        let pool = options.windows * 4
-        var id = ""
-        repeat {
-            nextWindow += 1
-            id = "w\(nextWindow % pool + 1)"
-        } while open.contains { $0.id == id }
-        if bug(), let reused = open.first { id = reused.id }  // an id that is still open
+        let id = freshWindowID()
         // A single-instance scene (Window, Settings) is opened again only by mistake.
         var candidates = declared.filter { d in d.kind == .windowGroup || !open.contains(where: { w in w.scene == d.id }) }
         if bug() { candidates = declared }
@@ -250,10 +210,7 @@ public struct TraceGenerator: Sendable {
     private mutating func openWindow(_ window: Window, restored: Bool) {
         emit(.open(window: window.id, scene: window.scene, value: window.value.map { .integer(Int64($0)) }, restored: restored ? true : nil))
         if !open.contains(where: { $0.id == window.id }) { open.append(Window(id: window.id, scene: window.scene, value: window.value)) }
-        if restored {
-            // A restored window reads its scene storage back; losing it reads version 0.
-            emit(.read(key: "draft", scope: .scene, window: window.id, version: bug() ? 0 : nil))
-        }
+        if restored { readRestoredDraft(window.id) }
     }
 
     private mutating func dismissWindow() {
@@ -261,52 +218,21 @@ public struct TraceGenerator: Sendable {
         let i = Int(random.next() % UInt64(open.count))
         let w = open.remove(at: i)
         if w.dirty, !bug() { emit(.save(window: w.id)) }
-        for a in activities where a.window == w.id { emit(.activity(name: a.name, state: .stop, window: w.id)) }
-        activities.removeAll { $0.window == w.id }
-        emit(.dismiss(window: w.id, reason: percent(30) ? "user" : nil))
+        stopActivitiesAndDismiss(w.id)
     }
-
-    private mutating func activity() {
-        if !activities.isEmpty, percent(50) {
-            let a = activities.remove(at: Int(random.next() % UInt64(activities.count)))
-            emit(.activity(name: a.name, state: .stop, window: a.window))
-            return
-        }
-        let window = open.isEmpty || percent(40) ? nil : pick(open).id
-        let name = pick(["timer", "animation", "audio", "location"])
-        guard !activities.contains(where: { $0.name == name && $0.window == window }) else { return }
-        activities.append((name, window))
-        emit(.activity(name: name, state: .start, window: window))
-    }
-
-    /// One window loses and regains focus (a sheet, another window in front).
-    private mutating func windowPhaseFlicker() {
-        guard open.count > 1 else { edit(); return }
-        let w = pick(open)
-        emit(.phase(.inactive, window: w.id))
-        emit(.phase(.active, window: w.id))
-    }
-
-    private var anyDirty: Bool { sharedDirty || open.contains { $0.dirty } }
 
     private mutating func goToBackground() {
-        let skip = platform != .macOS && bug()
-        if !skip {
-            for w in open { emit(.phase(.inactive, window: w.id)) }
-            emit(.phase(.inactive))
-        }
+        passThroughInactive()
         // The habit that matters: save when the scene goes inactive.
         if anyDirty, !bug() { saveAll() }
-        for a in activities where !bug() { emit(.activity(name: a.name, state: .stop, window: a.window)) }
-        activities.removeAll()
+        stopActivitiesForBackground()
         if bug(), let w = open.first {
             // The app-level phase reported before the windows': it disagrees with them.
             emit(.phase(.background))
             emit(.phase(.background, window: w.id))
             for other in open.dropFirst() { emit(.phase(.background, window: other.id)) }
         } else {
-            for w in open { emit(.phase(.background, window: w.id)) }
-            emit(.phase(.background))
+            enterPhase(.background)
         }
         foreground = false
     }
@@ -344,6 +270,8 @@ public struct TraceGenerator: Sendable {
         running = false
     }
 }
+
+extension TraceGenerator: SimulatedApp {}
 
 /// A small, fast, seedable random number generator (SplitMix64), so that
 /// generated traces are the same on every platform.

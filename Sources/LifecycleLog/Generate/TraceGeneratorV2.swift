@@ -16,9 +16,9 @@
 /// timers stop before the background, and phases pass through `inactive`. Each habit breaks
 /// with the bug rate, which gives the rules of the catalogue (and a launch crash loop now and
 /// then) their findings.
-struct TraceGeneratorV2 {
+struct TraceGeneratorV2: SimulatedApp {
     /// One window of the app.
-    private struct Window {
+    struct Window: SimulatedWindow {
         var id: String
         var scene: String
         var kind: SceneKind
@@ -45,25 +45,25 @@ struct TraceGeneratorV2 {
     /// How the current run of the app was launched.
     private enum LaunchKind { case user, prewarm, background, debugger, harness, accessory }
 
-    private var random: SplitMix64
-    private let options: TraceGenerator.Options
-    private var t: Double = 0
-    private var queue: [Event] = []
-    private var queued = 0
+    var random: SplitMix64
+    let options: TraceGenerator.Options
+    var t: Double = 0
+    var queue: [Event] = []
+    var queued = 0
 
     // The app.
     private var running = false
     private var foreground = false
     private var launchKind = LaunchKind.user
-    private var platform: Platform = .iOS
+    var platform: Platform = .iOS
     private var declared: [SceneDeclaration] = []
-    private var open: [Window] = []
+    var open: [Window] = []
     private var lastOpen: [Window] = []
-    private var nextWindow = 0
+    var nextWindow = 0
     private var instances = 0
     private var runs = 0
-    private var activities: [(name: String, window: String?)] = []
-    private var sharedDirty = false
+    var activities: [(name: String, window: String?)] = []
+    var sharedDirty = false
     /// An open asynchronous save of the app: its id, and whether anything was written since its begin.
     private var openSave: (id: String, writtenSince: Bool)?
     private var saves = 0
@@ -86,32 +86,10 @@ struct TraceGeneratorV2 {
         random = SplitMix64(seed: options.seed ^ 0x5632_5632_5632_5632)
     }
 
-    // MARK: Randomness
-
-    private mutating func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
-    private mutating func percent(_ p: UInt64) -> Bool { random.next() % 100 < p }
-    private mutating func bug() -> Bool { random.next() % 1000 < UInt64(options.bugRate) }
-
-    // MARK: Emitting
-
-    private mutating func emit(_ kind: Event.Kind, process: String? = nil) {
-        t += Double(random.next() % 300 + 1)
-        queue.append(Event(t: t, kind, process: process))
-    }
-
-    mutating func next() -> Event {
-        while queued == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            queued = 0
-            step()
-        }
-        queued += 1
-        return queue[queued - 1]
-    }
-
     // MARK: The session
+    // Randomness, emitting, activities, phase passes and saves: see `SimulatedApp`.
 
-    private mutating func step() {
+    mutating func step() {
         if percent(7) { extensionStep(); return }
         guard running else { launch(); return }
         guard foreground else { inBackground(); return }
@@ -239,21 +217,15 @@ struct TraceGeneratorV2 {
         let w = Window(id: window.id, scene: window.scene, kind: window.kind, value: window.value, instance: instances)
         emit(.open(window: w.id, scene: w.scene, value: w.value, restored: true))
         open.append(w)
-        // A restored window reads its scene storage back; losing it reads version 0.
-        emit(.read(key: "draft", scope: .scene, window: w.id, version: bug() ? 0 : nil))
+        readRestoredDraft(w.id)
     }
 
     /// The app (its windows, then the app-level phase) becomes active, through inactive.
     private mutating func comeForward() {
         if backgroundTask { stopBackgroundTask() }
         foreground = true
-        let skip = platform != .macOS && bug()
-        if !skip {
-            for w in open { emit(.phase(.inactive, window: w.id)) }
-            emit(.phase(.inactive))
-        }
-        for w in open { emit(.phase(.active, window: w.id)) }
-        emit(.phase(.active))
+        passThroughInactive()
+        enterPhase(.active)
     }
 
     // MARK: Keys
@@ -275,7 +247,7 @@ struct TraceGeneratorV2 {
         if let save = openSave { openSave = (save.id, true) }
     }
 
-    private mutating func edit() {
+    mutating func edit() {
         guard !open.isEmpty else { openWindow(); return }
         let i = Int(random.next() % UInt64(open.count))
         let w = open[i]
@@ -320,18 +292,6 @@ struct TraceGeneratorV2 {
     }
 
     // MARK: Saves
-
-    private var anyDirty: Bool { sharedDirty || open.contains { $0.dirty } }
-
-    private mutating func saveAll() {
-        emit(.save(store: percent(50) ? "SwiftData" : nil))
-        markSaved()
-    }
-
-    private mutating func markSaved() {
-        sharedDirty = false
-        for i in open.indices { open[i].dirty = false }
-    }
 
     /// An asynchronous save starts (`ModelContext.save()` in a `Task`).
     private mutating func beginSave() {
@@ -385,13 +345,7 @@ struct TraceGeneratorV2 {
 
     /// Opens a window of `scene` (a fresh id, or now and then by mistake one still open); returns its id.
     private mutating func openWindow(in scene: SceneDeclaration, value: JSONValue?) -> String {
-        let pool = options.windows * 4
-        var id = ""
-        repeat {
-            nextWindow += 1
-            id = "w\(nextWindow % pool + 1)"
-        } while open.contains { $0.id == id }
-        if bug(), let reused = open.first { id = reused.id }  // an id that is still open
+        let id = freshWindowID()
         emit(.open(window: id, scene: scene.id, value: value))
         instances += 1
         if !open.contains(where: { $0.id == id }) {
@@ -406,46 +360,18 @@ struct TraceGeneratorV2 {
         if let save = openSave { endSave(save.id) }
         let w = open[i]
         if w.dirty, !bug() { emit(.save(window: w.id)); sharedDirty = false; open[i].dirty = false }
-        for a in activities where a.window == w.id { emit(.activity(name: a.name, state: .stop, window: w.id)) }
-        activities.removeAll { $0.window == w.id }
         open.remove(at: i)
-        emit(.dismiss(window: w.id, reason: percent(30) ? "user" : nil))
-    }
-
-    private mutating func activity() {
-        if !activities.isEmpty, percent(50) {
-            let a = activities.remove(at: Int(random.next() % UInt64(activities.count)))
-            emit(.activity(name: a.name, state: .stop, window: a.window))
-            return
-        }
-        let window = open.isEmpty || percent(40) ? nil : pick(open).id
-        let name = pick(["timer", "animation", "audio", "location"])
-        guard !activities.contains(where: { $0.name == name && $0.window == window }) else { return }
-        activities.append((name, window))
-        emit(.activity(name: name, state: .start, window: window))
-    }
-
-    private mutating func windowPhaseFlicker() {
-        guard open.count > 1 else { edit(); return }
-        let w = pick(open)
-        emit(.phase(.inactive, window: w.id))
-        emit(.phase(.active, window: w.id))
+        stopActivitiesAndDismiss(w.id)
     }
 
     // MARK: Background and the end of a run
 
     private mutating func goToBackground() {
-        let skip = platform != .macOS && bug()
-        if !skip {
-            for w in open { emit(.phase(.inactive, window: w.id)) }
-            emit(.phase(.inactive))
-        }
+        passThroughInactive()
         // The habit that matters: save when the scene goes inactive.
         if !bug() { settle() }
-        for a in activities where !bug() { emit(.activity(name: a.name, state: .stop, window: a.window)) }
-        activities.removeAll()
-        for w in open { emit(.phase(.background, window: w.id)) }
-        emit(.phase(.background))
+        stopActivitiesForBackground()
+        enterPhase(.background)
         foreground = false
         if percent(30) {
             // A background task around a last asynchronous save.
