@@ -52,4 +52,17 @@ final class NameMapTests: XCTestCase {
         let copied = scene.mapValues(\.saved)
         XCTAssertEqual(copied[99], 198)
     }
+
+    /// A replay that reads on while a writer appends symbols gets a longer table: the names the
+    /// reducer interned (document keys) keep their ids and strings (the append campaign crashed
+    /// with "Index out of range" when they were dropped).
+    func testALongerSymbolTableAfterInterningKeepsTheInternedNames() {
+        var names = NameTable()
+        names.adopt(["launch", "w1"])
+        let document = names.intern("text\u{0}\"file:///a.txt\"")
+        names.adopt(["launch", "w1", "w2", "w3"])
+        XCTAssertEqual(names[document], "text\u{0}\"file:///a.txt\"")
+        XCTAssertEqual(names[1], "w1")
+        XCTAssertEqual(names.intern("text\u{0}\"file:///a.txt\""), document)
+    }
 }

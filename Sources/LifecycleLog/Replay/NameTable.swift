@@ -36,8 +36,13 @@ struct NameTable: Sendable {
     /// table (it is read once, in the replay's read transaction): adopting it
     /// again keeps the names interned since (the `document` keys the reducer
     /// makes), which replacing the table would drop while their ids stay in use.
+    ///
+    /// Once names were interned, a longer table (a writer appended symbols while the replay read)
+    /// is not taken: the interned names hold the ids its new symbols would have, and a replay
+    /// reads no event past the end the trace had when it began (``Trace/decodeBatches``), so none
+    /// refers to them.
     mutating func adopt(_ symbols: [String]) {
-        guard symbols.count != adoptedCount else { return }
+        guard symbols.count != adoptedCount, strings.count == adoptedCount else { return }
         strings = symbols
         adoptedCount = symbols.count
     }

@@ -157,13 +157,21 @@ public final class Trace {
     /// symbol ids as names, in batches of up to `capacity`: `body` gets each
     /// full batch (and the last, partial one) and may swap in another buffer;
     /// it returns `false` to stop.
+    ///
+    /// It stops at the last event the trace held when it began: a replay is of the trace as it
+    /// was then, even when a writer appends meanwhile and the read goes on in a fresh snapshot.
+    /// So every event refers only to symbols of the first batch's table, and the names the
+    /// reducer interns after them (``NameTable/adopt(_:)``) can never collide with symbols
+    /// appended since.
     func decodeBatches(capacity: Int = 1024, _ body: (inout ReplayBatch) throws -> Bool) throws {
         var batch = ReplayBatch(firstSeq: 1, symbols: [])
         batch.events.reserveCapacity(capacity)
         var stopped = false
+        let end = UInt64(try eventCount)
         try forEachRecord(from: 1, decode: { bytes, symbols in
             try EventCodec.decodeForReplay(bytes, symbols: symbols.strings, extras: &batch.extras)
         }, prepare: { symbols in batch.symbols = symbols.strings }) { seq, event in
+            if seq > end { return false }
             if batch.events.isEmpty { batch.firstSeq = seq }
             batch.events.append(event)
             if batch.events.count >= capacity {
