@@ -129,6 +129,14 @@ final class GenerateV2Tests: XCTestCase {
         }
     }
 
+    /// One window allowed: with it open, the simulated app edits instead of opening another
+    /// (opening and dismissing had called each other until the stack overflowed).
+    func testAVersion2TraceWithOneWindowAllowedIsGenerated() {
+        let generated = lines(.init(events: 5_000, seed: 3, windows: 1, formatVersion: 2))
+        XCTAssertEqual(generated.count, 5_000)
+        XCTAssertTrue(generated.contains { $0.contains(#""event":"open""#) })
+    }
+
     func testTheCommandRefusesAnUnknownFormatVersion() throws {
         let folder = TemporaryFolder()
         let result = try replay("generate", "-o", folder.file("g.jsonl"), "--events", "5", "--format-version", "3")

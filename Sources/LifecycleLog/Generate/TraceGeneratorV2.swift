@@ -355,7 +355,8 @@ struct TraceGeneratorV2: SimulatedApp {
     }
 
     private mutating func dismissWindow() {
-        guard open.count > 1 else { openWindow(); return }
+        // With one window allowed and open, opening another would come straight back here.
+        guard open.count > 1 else { if open.count < options.windows { openWindow() } else { edit() }; return }
         let i = Int(random.next() % UInt64(open.count))
         if let save = openSave { endSave(save.id) }
         let w = open[i]
