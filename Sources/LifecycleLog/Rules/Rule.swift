@@ -182,7 +182,7 @@ public struct Finding: Sendable, Hashable {
         a.rule == b.rule && a.severity == b.severity && a.seq == b.seq && a.related == b.related && a.message == b.message && a.line == b.line
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares (everything but ``subject``).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(rule)
         hasher.combine(severity)
