@@ -813,6 +813,7 @@ class Replayer:
             if wid in p.windows:
                 self.find("unknown-window", ev.seq, [p.windows[wid].open_seq])
                 run.last_event_seq = ev.seq
+                self.keep_tentative(run, p)
                 return
         elif wid is not None:
             win = p.windows.get(wid)
@@ -821,6 +822,7 @@ class Replayer:
                 # `expire` or a save `end` naming such a window neither reports nor pairs
                 self.find("unknown-window", ev.seq)
                 run.last_event_seq = ev.seq
+                self.keep_tentative(run, p)
                 return
         before = self.snapshot_phases(p)
         if kind == "terminate":
@@ -837,6 +839,13 @@ class Replayer:
             if self.slow_eligible(run) and ev.t - run.launch_t > SLOW_LAUNCH_MS:
                 self.find("slow-launch", ev.seq, [run.launch_seq])
         run.last_event_seq = ev.seq
+        self.keep_tentative(run, p)
+
+    def keep_tentative(self, run, p):
+        # after a willTerminate, the state judged at the end is the state after the run's last
+        # event (trace-format.md Readings 9), flagged events included: rules.md Readings 10
+        # excludes only other processes, marks and unknown kinds from "the last event"; the
+        # state then includes what other processes did to group keys before it
         if run.wt_seq is not None:
             run.tentative = self.end_result(p)
 
