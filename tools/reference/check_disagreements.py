@@ -7,7 +7,7 @@ os.chdir(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file_
 sys.path.insert(0,'tools/reference')
 import reference
 s=open('tools/reference/DISAGREEMENTS.md').read()
-heads=[(m.start(), m.group(0)) for m in re.finditer(r'^## .*$', s, re.M)]
+heads=[(m.start(), m.group(0)) for m in re.finditer(r'^##+ .*$', s, re.M)]
 for m in re.finditer(r'```\n(.*?)```', s, re.S):
     h=[t for p,t in heads if p<m.start()][-1]
     open('/tmp/v.jsonl','w').write(m.group(1))

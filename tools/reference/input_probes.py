@@ -60,9 +60,47 @@ probes = {
  "scene id number": ['{"event":"launch","t":0,"platform":"iOS","scenes":[{"id":1,"kind":"W"}]}'],
  "expire v2": [H,L,'{"event":"activity","t":1,"name":"a","state":"expire"}'],
  "phase window null": [L,'{"event":"phase","t":1,"phase":"active","window":null}'],
+ # spec at issue 22/23 (rules v3): Readings 5, 7, section 7, 16 MiB lines, torn final record
+ "R5 version 2^64-2": [L,'{"event":"read","t":1,"key":"k","scope":"app","version":18446744073709551614}'],
+ "R5 version 2^64-1": [L,'{"event":"read","t":1,"key":"k","scope":"app","version":18446744073709551615}'],
+ "R5 base 2^64-1": [L,'{"event":"write","t":1,"key":"k","scope":"app","base":18446744073709551615}'],
+ "R5 signal 2^63-1": [H,L,'{"event":"kill","t":1,"reason":"user","signal":9223372036854775807}'],
+ "R5 signal 2^63": [H,L,'{"event":"kill","t":1,"reason":"user","signal":9223372036854775808}'],
+ "R5 signal -0": [H,L,'{"event":"kill","t":1,"reason":"user","signal":-0}'],
+ "R5 signal -1": [H,L,'{"event":"kill","t":1,"reason":"user","signal":-1}'],
+ "R5 version -0 v1": [L,'{"event":"read","t":1,"key":"k","scope":"app","version":-0}'],
+ "R5 version -00": [L,'{"event":"read","t":1,"key":"k","scope":"app","version":-00}'],
+ "R5 version -0.0": [L,'{"event":"read","t":1,"key":"k","scope":"app","version":-0.0}'],
+ "R7 no header kill": [L,'{"event":"kill","t":1,"reason":"crash"}'],
+ "R7 no header process": [L,'{"event":"mark","t":1,"label":"a","process":"x"}'],
+ "R7 no header process empty": [L,'{"event":"mark","t":1,"label":"a","process":""}'],
+ "R7 no header process on unknown kind": [L,'{"event":"zoom","t":1,"process":"x"}'],
+ "R7 no header kill as member value": [L,'{"event":"mark","t":1,"label":"kill"}'],
+ "R7 header v1 kill": ['{"format":"lifecycle-trace","version":1}',L,'{"event":"kill","t":1,"reason":"crash"}'],
+ "R7 header v1 process number": ['{"format":"lifecycle-trace","version":1}',L,'{"event":"mark","t":1,"label":"a","process":2}'],
+ "s7 unknown kind process number": [H,L,'{"event":"zoom","t":1,"process":2}'],
+ "s7 unknown kind process string": [H,L,'{"event":"zoom","t":1,"process":"w"}'],
 }
-for name, lines in probes.items():
-    data=("\n".join(lines)+"\n").encode()
+LONG = '{"event":"mark","t":1,"label":"%s"}'
+base = len(LONG % "")
+raws = {
+ "line exactly 16 MiB": (L+"\n"+LONG % ("x"*(16777216-base))+"\n").encode(),
+ "line 16 MiB + 1": (L+"\n"+LONG % ("x"*(16777217-base))+"\n").encode(),
+ "line 16 MiB with \\r": (L+"\n"+LONG % ("x"*(16777216-base))+"\r\n").encode(),
+ "comment line over 16 MiB": (L+"\n#"+"x"*16777216+"\n").encode(),
+ "torn last line": (L+"\n"+'{"event":"mark","t":1,"lab').encode(),
+ "torn last line with \\r": (L+"\n"+'{"event":"mark","t":1,"lab\r').encode(),
+ "torn last line valid JSON not object": (L+"\n"+'[1,2]').encode(),
+ "torn last line valid but bad event": (L+"\n"+'{"event":"mark","t":1}').encode(),
+ "torn last line not UTF-8": (L+"\n").encode()+b'{"event":"mark","t":1,"label":"\xff',
+ "torn last line over 16 MiB": (L+"\n"+'{"event":"mark","t":1,"label":"'+"x"*16777220).encode(),
+ "bad middle line": (L+"\n"+'{"event":"mark","t":1,"lab'+"\n"+L).encode(),
+ "torn only line": b'{"event":"lau',
+ "torn header": b'{"format":"lifecycle-tr',
+ "torn after header": ('{"format":"lifecycle-trace","version":2}\n{"event":"la').encode(),
+}
+cases = [(n, ("\n".join(ls)+"\n").encode()) for n, ls in probes.items()] + list(raws.items())
+for name, data in cases:
     open('/tmp/p.jsonl','wb').write(data)
     p=subprocess.run(['.build/debug/replay','/tmp/p.jsonl','--format','json'],capture_output=True,text=True)
     tool='error' if p.returncode==2 else ('crash %d'%p.returncode if p.returncode else [(f['rule'],f['seq']) for f in json.loads(p.stdout)['findings']])

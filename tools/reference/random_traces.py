@@ -327,9 +327,89 @@ def scenario(g):
     return g.lines
 
 
+def crash_loop(rng, v2):
+    """Runs that never become active, ending in crash or watchdog kills, unrecorded ends (the
+    next launch, a kill of an unknown reason), quick or slow relaunches (around the 60 s limit
+    of launch-crash-loop and the 20 s of slow-launch), background and prewarmed launches,
+    updates (build/os changes), debugger and harness runs, accessory activation, willTerminate,
+    a second process interleaved (rules.md Readings 22, 23)."""
+    lines = []
+    t = [0]
+
+    def E(ev, proc="", gap=None):
+        if gap is None:
+            gap = rng.choice([0, 1, 10, 100, 1800])
+        t[0] += gap
+        out = {"event": ev.pop("event"), "t": t[0]}
+        if proc and v2:
+            out["process"] = proc
+        out.update(ev)
+        lines.append(json.dumps(out))
+
+    scenes = [dict(SCENES[0]), dict(SCENES[1])]
+    build = ["1"]
+    procs = ["", "", "", "com.example.widget"] if v2 else [""]
+    for _ in range(rng.randint(2, 6)):
+        proc = rng.choice(procs)
+        ev = {"event": "launch", "platform": rng.choice(["macOS", "iOS", "iPadOS"]),
+              "scenes": [dict(x) for x in scenes]}
+        r = rng.random()
+        if r < 0.12:
+            ev["reason"] = rng.choice(["background", "prewarm"])
+        elif r < 0.25:
+            ev["reason"] = rng.choice(["user", "push"])
+        if rng.random() < 0.5:
+            if rng.random() < 0.15:
+                build[0] = rng.choice(["1", "2", "3"])
+            ev["build"] = build[0]
+        if rng.random() < 0.05:
+            ev["os"] = rng.choice(["17.0", "18.0"])
+        if v2:
+            if rng.random() < 0.12:
+                ev["debugger"] = rng.random() < 0.8
+            if rng.random() < 0.06:
+                ev["harness"] = "xcuitest"
+            if rng.random() < 0.08:
+                ev["activation"] = rng.choice(["regular", "accessory", "prohibited"])
+        gap = rng.choice([100, 1800, 5000, 20000, 21000, 59000, 60000, 60001, 61000, 120000])
+        E(ev, proc, gap=gap)
+        launch_t = t[0]
+        for _ in range(rng.randint(0, 3)):
+            what = rng.random()
+            if what < 0.45:
+                E({"event": "open", "window": rng.choice(WINDOW_IDS), "scene": "note",
+                   "value": rng.choice([7, 9]), "restored": rng.random() < 0.8}, proc)
+            elif what < 0.6:
+                E({"event": "phase", "phase": rng.choice(["active", "inactive", "background"])}, proc)
+            elif what < 0.75:
+                E({"event": "phase", "window": rng.choice(WINDOW_IDS),
+                   "phase": rng.choice(["active", "inactive", "background"])}, proc)
+            elif what < 0.85:
+                E({"event": "write", "key": "k", "scope": "app"}, proc)
+            elif what < 0.9:
+                E({"event": "delegate", "callback": "willTerminate"}, proc)
+            else:
+                E({"event": "mark", "label": "x"}, proc)
+        end = rng.random()
+        if v2 and end < 0.55:
+            reason = rng.choice(["crash", "crash", "watchdog", "watchdog", "user", "jetsam",
+                                 "harness", "debugger", "oom", ""])
+            E({"event": "kill", "reason": reason}, proc,
+              gap=rng.choice([0, 5, 100, 20000, 21000]) if t[0] == launch_t else None)
+        elif end < 0.65:
+            E({"event": "terminate"}, proc)
+        # else: the end is not recorded; the next launch ends the run
+    return lines
+
+
 def trace(seed, index):
     """The lines of random trace number `index` of `seed` (header included when there is one)."""
     rng = random.Random("%s/%s" % (seed, index))
+    if rng.random() < 0.2:
+        v2 = rng.random() < 0.8
+        head = ['{"format":"lifecycle-trace","version":2}'] if v2 else \
+            (['{"format":"lifecycle-trace","version":1}'] if rng.random() < 0.5 else [])
+        return head + crash_loop(rng, v2)
     if rng.random() < 0.35:
         g = Gen(rng, True)
         g.running[""] = {"windows": [], "scenes": ["main", "note", "doc", "newdoc"]}

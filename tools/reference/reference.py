@@ -2,7 +2,7 @@
 """An independent reference reading of LifecycleLog's spec, written from the text alone.
 
 Reads a JSON Lines trace as spec/trace-format.md (version 2) says, applies every rule of
-spec/rules.md (version 2, with its Readings) and prints the findings as one JSON list of
+spec/rules.md (version 3, with its Readings) and prints the findings as one JSON list of
 {"rule","severity","seq","related"}, in report order (rules.md section 5).
 
     python3 tools/reference/reference.py TRACE.jsonl [--explore]
@@ -30,8 +30,11 @@ SEVERITY = {
     "slow-launch": "warning", "activity-in-background": "warning",
     "app-phase-mismatch": "warning", "scene-storage-lost": "warning",
     "unknown-event": "warning", "kill-exposure": "warning",
+    "launch-crash-loop": "error",
 }
 SLOW_LAUNCH_MS = 20000
+LAUNCH_CRASH_LOOP_MS = 60000     # rules.md Readings 23
+LINE_LIMIT = 16 * 1024 * 1024    # trace-format.md section 1
 
 # For triage only: REFERENCE_AS_TOOL=class,class,... makes the reference imitate a known
 # departure of the tool (DISAGREEMENTS.md, verdict (a)) so that the comparison shows what is
@@ -156,17 +159,24 @@ def read_trace(data):
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     raw_lines = data.split(b"\n")
+    # a last line without a newline that is not valid JSON is dropped (section 8); a file
+    # ending in "\n" gives an empty last piece, which is not such a line
+    torn_last = len(raw_lines) if raw_lines[-1] != b"" else None
     events = []
     version = None
     first_object = True
     prev_t = None
     seq = 0
     for lineno, raw in enumerate(raw_lines, 1):
+        if len(raw) > LINE_LIMIT:
+            raise InputError("line %d: the line is longer than 16 MiB (16777216 bytes)" % lineno)
         if raw.endswith(b"\r"):
             raw = raw[:-1]
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
+            if lineno == torn_last:
+                continue     # torn final record: not valid JSON (section 8)
             raise InputError("line %d: not valid JSON: bytes that are not UTF-8" % lineno)
         stripped = text.strip(" \t")
         if stripped == "" or stripped.startswith("#"):
@@ -174,6 +184,8 @@ def read_trace(data):
         try:
             obj = parse_json(text)
         except ValueError as e:
+            if lineno == torn_last:
+                continue     # torn final record: dropped with a warning (section 8)
             raise InputError("line %d: %s" % (lineno, e))
         if not isinstance(obj, dict):
             raise InputError("line %d: each line must be one JSON object (an event), got %s"
@@ -196,6 +208,10 @@ def read_trace(data):
                                          "reads versions 1 and 2" % (lineno, version))
                 continue
         seq += 1
+        if version is None and (obj.get("event") == "kill" or "process" in obj):
+            # Readings 7 (since issue 22): no header, and v2 things: refused
+            raise InputError('line %d (seq %d): the event kind "kill" (or "process") needs trace '
+                             'format version 2' % (lineno, seq))
         ev = validate_event(obj, lineno, seq, version == 2)
         if prev_t is not None and ev.t < prev_t:
             raise InputError('line %d (seq %d): "t" goes backwards' % (lineno, seq))
@@ -233,8 +249,10 @@ def validate_event(o, lineno, seq, v2):
             if -2 ** 63 <= int(v.literal) < 2 ** 63:
                 return int(v.literal)
             err('field "signal" must be a whole number')
-        if not isinstance(v, Num) or not v.is_digits() or v.literal.startswith("-") \
-                or int(v.literal) > 2 ** 64 - 1:
+        # Readings 5: digits; base/version up to 2^64 - 2, signal up to 2^63 - 1; -0 is 0
+        top = 2 ** 63 - 1 if name == "signal" else 2 ** 64 - 2
+        if not isinstance(v, Num) or not v.is_digits() or \
+                (v.literal.startswith("-") and int(v.literal) != 0) or int(v.literal) > top:
             err('field "%s" must be a non-negative whole number, got %s' % (name, describe(v)))
         return int(v.literal)
 
@@ -255,8 +273,10 @@ def validate_event(o, lineno, seq, v2):
     ev.t = t.value
     known = KNOWN_KINDS_V1 + (["kill"] if v2 else [])
     if kind not in known:
-        ev.kind = "?" + kind       # unknown kind: only t is read (section 7)
+        ev.kind = "?" + kind       # unknown kind: only t (and v2 process) is read (section 7)
         ev.proc = ""
+        if v2:
+            ev.proc = opt("process", "string") or ""
         return ev
     ev.kind = kind
     proc = ""
@@ -447,6 +467,8 @@ class Proc:
         self.pend_a = None
         self.stretch = None          # [first, last, run uid, dirty key names]
         self.stretches = []
+        self.failed_prev = None      # launch-crash-loop: (launch seq, launch t, end seq) of the
+        self.in_loop = False         # previous run when it failed to launch; loop reported
 
 
 class Begin:
@@ -654,6 +676,7 @@ class Replayer:
                         cand = not update and not run.debugger
                     if cand and phase != "background" and ev.t - run.launch_t > SLOW_LAUNCH_MS:
                         self.find("slow-launch", end_seq, [run.launch_seq])
+        self.crash_loop_step(p, run, ev, how, end_seq, clean, self.app_phase(p))
         # kill-exposure: the end event does not belong to a stretch
         self.close_stretch(p)
         # CHOICE (DISAGREEMENTS 5): a run that ends at its willTerminate has no stretch from
@@ -672,6 +695,40 @@ class Replayer:
         p.windows = {}
         p.activities = {}
         p.begins = []
+
+    def failed_launch(self, run, ev, how, end_seq, clean, phase):
+        """rules.md Readings 22."""
+        if end_seq is None or clean:
+            return False          # still going at the end of the trace, or a clean end
+        if not self.slow_eligible(run) or run.became_active:
+            return False
+        if how == "kill":
+            reason = ev.f.get("reason")
+            if reason in ("crash", "watchdog"):
+                return True       # whatever the phase, debugger or harness too
+            if reason in KNOWN_KILL_REASONS:
+                return False      # user, harness, debugger, jetsam
+            return phase != "background" and not run.debugger
+        if how == "launch":
+            nb, no = ev.f.get("build"), ev.f.get("os")
+            update = (nb is not None and nb != run.build) or (no is not None and no != run.os)
+            return not update and phase != "background" and not run.debugger
+        return False
+
+    def crash_loop_step(self, p, run, ev, how, end_seq, clean, phase):
+        """rules.md launch-crash-loop, Readings 23: one finding per loop."""
+        if not self.failed_launch(run, ev, how, end_seq, clean, phase):
+            p.failed_prev = None
+            p.in_loop = False
+            return
+        prev = p.failed_prev
+        if prev is not None and run.launch_t - prev[1] <= LAUNCH_CRASH_LOOP_MS:
+            if not p.in_loop:
+                self.find("launch-crash-loop", end_seq, [prev[0], prev[2], run.launch_seq])
+                p.in_loop = True
+        else:
+            p.in_loop = False
+        p.failed_prev = (run.launch_seq, run.launch_t, end_seq)
 
     def slow_eligible(self, run):
         if run.reason in ("background", "prewarm"):
@@ -756,6 +813,7 @@ class Replayer:
             if wid in p.windows:
                 self.find("unknown-window", ev.seq, [p.windows[wid].open_seq])
                 run.last_event_seq = ev.seq
+                self.keep_tentative(run, p)
                 return
         elif wid is not None:
             win = p.windows.get(wid)
@@ -764,6 +822,7 @@ class Replayer:
                 # `expire` or a save `end` naming such a window neither reports nor pairs
                 self.find("unknown-window", ev.seq)
                 run.last_event_seq = ev.seq
+                self.keep_tentative(run, p)
                 return
         before = self.snapshot_phases(p)
         if kind == "terminate":
@@ -780,6 +839,13 @@ class Replayer:
             if self.slow_eligible(run) and ev.t - run.launch_t > SLOW_LAUNCH_MS:
                 self.find("slow-launch", ev.seq, [run.launch_seq])
         run.last_event_seq = ev.seq
+        self.keep_tentative(run, p)
+
+    def keep_tentative(self, run, p):
+        # after a willTerminate, the state judged at the end is the state after the run's last
+        # event (trace-format.md Readings 9), flagged events included: rules.md Readings 10
+        # excludes only other processes, marks and unknown kinds from "the last event"; the
+        # state then includes what other processes did to group keys before it
         if run.wt_seq is not None:
             run.tentative = self.end_result(p)
 
