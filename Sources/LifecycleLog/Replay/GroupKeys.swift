@@ -96,20 +96,23 @@ struct GroupKeys: Sendable {
         -> (base: UInt64, seen: Seen, current: UInt64, other: Writer, otherSeq: UInt64)? {
         let seenBefore = lastSeen(key, by: writer)
         let from = base ?? seenBefore.version
-        var state = keys[key] ?? Key()
+        if keys[key] == nil { keys[key] = Key() }
         var lost: (base: UInt64, seen: Seen, current: UInt64, other: Writer, otherSeq: UInt64)?
-        if from < state.version {
+        // `!` below: the key was just made if new. Mutated in place: a copy of `Key` would copy its
+        // `writes` table at the write below (it was most of a version 2 replay's time in group keys).
+        let current = keys[key]!.version
+        if from < current {
             var best: (Writer, UInt64, UInt64)?
-            for (other, write) in state.writes where other != writer && write.version > from {
+            for (other, write) in keys[key]!.writes where other != writer && write.version > from {
                 // The other writer whose write made the highest version; ties cannot happen (versions are unique).
                 if best == nil || write.version > best!.1 { best = (other, write.version, write.seq) }
             }
-            if let best { lost = (from, seenBefore, state.version, best.0, best.2) }
+            if let best { lost = (from, seenBefore, current, best.0, best.2) }
         }
-        state.version += 1
-        state.writes[writer] = (state.version, seq)
-        keys[key] = state
-        seen[writer, default: [:]][key] = Seen(version: state.version, seq: seq)
+        let version = current + 1
+        keys[key]!.version = version
+        keys[key]!.writes[writer] = (version, seq)
+        seen[writer, default: [:]][key] = Seen(version: version, seq: seq)
         return lost
     }
 }

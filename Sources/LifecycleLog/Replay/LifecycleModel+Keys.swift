@@ -120,7 +120,11 @@ extension LifecycleModel {
                 savedAny = true
                 if rules.hearsAppOnly { rules.observe(.keySaved(openWindows[index].sceneKeyRef(openWindows[index].sceneKeys.keys[i]), window: index), &self) }
             }
-            openWindows[index].dirtyScene.removeLast(count - kept)
+            if kept == 0 {
+                openWindows[index].dirtyScene.removeAll(keepingCapacity: true)
+            } else if kept < count {
+                openWindows[index].dirtyScene.removeLast(count - kept)
+            }
         }
         if let pending = openWindows[index].pendingBackground {
             openWindows[index].pendingBackground?.keys = pending.keys.filter { !covered($0.name) }

@@ -18,18 +18,18 @@ extension LifecycleModel {
         // A window with a value is also the last window of its scene and id (Readings 2).
         let idSlot = number == nil ? slot : restorationSlot(RestorationIdentity(scene: scene, valueNumber: nil, window: id))
         openWindows[index].idSlot = idSlot
+        if restored { materializeRestoration(slot) }  // before this window becomes the slot's last window
+        restorationOwners[slot] = openWindows[index].instance
+        restorationOwners[idSlot] = openWindows[index].instance
         if restored {
-            materializeRestoration(slot)
             let saved = restorations[slot]
             openWindows[index].restoredFrom = saved
             openWindows[index].sceneKeys = saved.mapValues { KeyState(saved: $0) }
             // What it took over is what it leaves, until it saves.
             restorationSaved(by: index)
         } else {
-            for s in idSlot == slot ? [slot] : [slot, idSlot] where !restorations[s].isEmpty || restorationSources[s] != nil {
-                restorations[s] = NameMap()  // a fresh window: nothing to inherit from it until it saves
-                restorationSources[s] = nil
-            }
+            forgetRestoration(slot)  // a fresh window: nothing to inherit from it until it saves
+            if idSlot != slot { forgetRestoration(idSlot) }
         }
         rules.observe(.windowOpened(index: index, declaration: run.scenes[scene]), &self)
         phasesChanged(seq: seq, t: t, appBefore: appBefore, &rules)
@@ -49,6 +49,7 @@ extension LifecycleModel {
         restorationSlots[identity] = restorations.count
         restorations.append(NameMap())
         restorationSources.append(nil)
+        restorationOwners.append(0)
         return restorations.count - 1
     }
 
@@ -57,9 +58,17 @@ extension LifecycleModel {
     /// saved versions change only at saves, so the copy is made when it is needed (a restored
     /// window opens in the slot, or this window closes) instead of at every save.
     mutating func restorationSaved(by index: Int) {
-        let source = RestorationSource(instance: openWindows[index].instance, keyCount: openWindows[index].sceneKeys.count)
-        restorationSources[openWindows[index].restorationSlot] = source
-        restorationSources[openWindows[index].idSlot] = source
+        let instance = openWindows[index].instance
+        let source = RestorationSource(instance: instance, keyCount: openWindows[index].sceneKeys.count)
+        // An earlier window that a later one of its identity followed no longer decides what is restored.
+        if restorationOwners[openWindows[index].restorationSlot] == instance { restorationSources[openWindows[index].restorationSlot] = source }
+        if restorationOwners[openWindows[index].idSlot] == instance { restorationSources[openWindows[index].idSlot] = source }
+    }
+
+    /// Empties restoration slot `slot` (a window opened there, not restored, and has not saved yet).
+    private mutating func forgetRestoration(_ slot: Int) {
+        if !restorations[slot].isEmpty { restorations[slot] = NameMap() }
+        restorationSources[slot] = nil
     }
 
     /// Copies what ``restorationSaved(by:)`` recorded for `slot` into ``restorations``.

@@ -34,6 +34,9 @@ struct LifecycleModel: Sendable {
     var sharedSlots: [Int32] = []
     /// Whether any `document` key was written or read in this process (trace format 2).
     var hasDocumentKeys = false
+    /// For each document (its identity, as document keys are joined with), the positions of its
+    /// keys in ``sharedKeys``: what a dismiss that closes it takes along, found without a scan.
+    var documentKeyPositions: [String: [Int]] = [:]
     /// How many keys of the running process have unsaved changes.
     var dirtyCount = 0
     /// For each restoration identity, its position in ``restorations``.
@@ -46,6 +49,9 @@ struct LifecycleModel: Sendable {
     /// For each of ``restorations``, the open window whose saves it follows and how many of that
     /// window's keys it holds, when it has not been copied yet (see ``restorationSaved(by:)``).
     var restorationSources: [RestorationSource?] = []
+    /// For each of ``restorations``, the instance of the last window opened with its identity: only
+    /// its saves change what a later restored window takes over (Readings 2: "the last earlier window").
+    var restorationOwners: [Int] = []
     var nextInstance = 1
     /// Whether the trace has `group` keys: then a `save` leaves ``groupSave`` for the reducer.
     var tracksGroupKeys = false
@@ -119,10 +125,10 @@ struct LifecycleModel: Sendable {
     static let closedWindowsKept = 64
 
     mutating func removeWindow(at index: Int) {
-        for slot in [openWindows[index].restorationSlot, openWindows[index].idSlot]
-        where restorationSources[slot]?.instance == openWindows[index].instance {
-            materializeRestoration(slot)
-        }
+        // Its saves leave what a later restored window takes over: copied now (no array literal: this runs at every dismiss).
+        let (slot, idSlot, instance) = (openWindows[index].restorationSlot, openWindows[index].idSlot, openWindows[index].instance)
+        if restorationSources[slot]?.instance == instance { materializeRestoration(slot) }
+        if idSlot != slot, restorationSources[idSlot]?.instance == instance { materializeRestoration(idSlot) }
         ownPhaseCounts.add(openWindows[index].ownPhase, -1)
         windowSlots[Int(openWindows[index].id)] = -1
         let last = openWindows.count - 1
@@ -171,7 +177,10 @@ struct LifecycleModel: Sendable {
     @inline(never)
     private mutating func appendSharedKey(_ name: Name, _ scope: StateScope) -> Int {
         let i = Int(name) * 4 + Self.slot(scope)
-        if scope == .document { hasDocumentKeys = true }
+        if scope == .document {
+            hasDocumentKeys = true
+            documentKeyPositions[Self.documentKey(names[name]).document, default: []].append(sharedKeys.count)
+        }
         if i >= sharedSlots.count { sharedSlots.append(contentsOf: repeatElement(-1, count: i + 1 - sharedSlots.count)) }
         sharedSlots[i] = Int32(sharedKeys.count)
         sharedKeys.append(SharedKey(ref: KeyRef(scope: scope, name: name), state: KeyState()))
@@ -261,9 +270,7 @@ struct LifecycleModel: Sendable {
             !openWindows.indices.contains { $0 != index && openWindows[$0].documents.contains(identity) }
         }
         guard !closing.isEmpty else { return [] }
-        return sharedKeys.indices.filter {
-            sharedKeys[$0].ref.scope == .document && closing.contains(Self.documentKey(names[sharedKeys[$0].ref.name]).document)
-        }
+        return closing.flatMap { documentKeyPositions[$0] ?? [] }.sorted()
     }
 
     /// The identity of the untitled document of a window opened without a value: that window's

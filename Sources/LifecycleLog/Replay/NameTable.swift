@@ -142,13 +142,24 @@ struct NameMap<Value> {
     /// Makes this map the first `count` of `other`'s keys with their saved versions, reusing this
     /// map's storage. Copies element by element into this map's own storage: sharing `other`'s
     /// would make the next change to either allocate a copy.
+    /// Usually this map already holds a prefix of those keys (the window restored from it, or
+    /// saved into it before): then only values are written and new keys appended.
     mutating func setSavedVersions(of other: NameMap<KeyState>, count: Int) where Value == UInt64 {
-        keys.removeAll(keepingCapacity: true)
-        keys.append(contentsOf: other.keys[..<count])
-        values.removeAll(keepingCapacity: true)
-        for value in other.values[..<count] { values.append(value.saved) }
-        positions = nil
-        if keys.count > Self.scanLimit { buildPositions() }
+        var same = keys.count <= count
+        if same {
+            for i in keys.indices where keys[i] != other.keys[i] { same = false; break }
+        }
+        if !same {
+            keys.removeAll(keepingCapacity: true)
+            values.removeAll(keepingCapacity: true)
+            positions = nil
+        }
+        for i in values.indices { values[i] = other.values[i].saved }
+        var i = keys.count
+        while i < count {
+            self[other.keys[i]] = other.values[i].saved  // appends, keeping ``positions``
+            i += 1
+        }
     }
 
     func mapValues<T>(_ transform: (Value) -> T) -> NameMap<T> {
