@@ -40,10 +40,14 @@ final class CollectorLimitsTests: XCTestCase {
         private(set) var firstLine = ""
         private(set) var port = 0
 
-        init(trace: String, listen: String = "127.0.0.1:0", arguments: [String] = [], descriptorLimit: Int? = nil) throws {
-            if let descriptorLimit {
+        /// `descriptorLimit`: `ulimit -n`; `fileSizeBlocks`: `ulimit -f` (512-byte blocks in dash), a trace
+        /// that cannot grow past it fails its writes with EFBIG exactly as on a full disk.
+        init(trace: String, listen: String = "127.0.0.1:0", arguments: [String] = [], descriptorLimit: Int? = nil,
+             fileSizeBlocks: Int? = nil) throws {
+            if descriptorLimit != nil || fileSizeBlocks != nil {
+                let limits = [descriptorLimit.map { "ulimit -n \($0)" }, fileSizeBlocks.map { "ulimit -f \($0)" }].compactMap { $0 }
                 process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", replayExecutable, "record", "--listen", listen, trace] + arguments
+                process.arguments = ["-c", limits.joined(separator: " && ") + " && exec \"$0\" \"$@\"", replayExecutable, "record", "--listen", listen, trace] + arguments
             } else {
                 process.executableURL = URL(fileURLWithPath: replayExecutable)
                 process.arguments = ["record", "--listen", listen, trace] + arguments
@@ -359,4 +363,68 @@ final class CollectorLimitsTests: XCTestCase {
         XCTAssertEqual(collector.process.terminationStatus, 0)
         XCTAssertEqual(try storedEvents(path).count, 5)
     }
+
+    // MARK: A full disk (issue 23, items 1 and 5 together)
+
+    /// The collector on a trace that cannot grow (a file-size limit, as a full disk): at every size, with
+    /// a client streaming 6,000 events, it either ends by itself with exit 2 saying why, or (everything
+    /// stored) ends within 5 s of SIGTERM with exit 0; what it stored is a prefix of what was sent and
+    /// holds every acknowledged event. (scripts/disk-full-campaign does the same on a full tmpfs.)
+    func testTheCollectorOnAFullDiskEndsByItselfOrOnSIGTERM() throws {
+        let folder = TemporaryFolder()
+        let seed = folder.file("seed.lmdb")
+        try TraceWriter(path: seed).append(Self.marks(300, prefix: "old"))
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: seed)[.size] as? Int)
+        let handshake = #"{"lifecycle-log":"collector","version":1,"process":"full"}"# + "\n"
+        let events = (1...6000).map { #"{"event":"mark","t":\#($0),"label":"new:\#($0)"}"# + "\n" }.joined()
+        var outcomes: [Int32] = []
+        for extra in [0, 16 << 10, 64 << 10, 128 << 10, 256 << 10, 64 << 20] {
+            let path = folder.file("c\(extra).lmdb")
+            try FileManager.default.copyItem(atPath: seed, toPath: path)
+            let collector = try CollectorProcess(trace: path, fileSizeBlocks: (size + extra) / 512)
+            XCTAssertNotEqual(collector.port, 0, "\(extra): \(collector.firstLine)")
+            let fd = try connect(collector.port)
+            try send(fd, handshake)
+            try? send(fd, events)  // a collector that failed may close the connection before it is all sent
+            // Read the acknowledgements until every event is acknowledged or the collector closes the connection.
+            var acknowledged = 0
+            var bytes: [UInt8] = []
+            let deadline = ContinuousClock.now + .seconds(10)
+            reading: while acknowledged < 6000, SocketIO.wait(fd, for: Int32(POLLIN), until: deadline) {
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let got = recv(fd, &chunk, chunk.count, 0)
+                if got <= 0 { break }
+                bytes += chunk[..<got]
+                for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+                    guard let match = line.firstMatch(of: /^\{"ack":(\d+)\}$/) else { continue }
+                    acknowledged = max(acknowledged, Int(match.1) ?? 0)
+                    if acknowledged == 6000 { break reading }
+                }
+            }
+            close(fd)
+            Thread.sleep(forTimeInterval: 0.2)
+            XCTAssertTrue(collector.end(within: 5), "\(extra) bytes to spare: ends by itself or within 5 s of SIGTERM")
+            XCTAssertEqual(collector.process.terminationReason, .exit, "\(extra)")
+            let status = collector.process.terminationStatus
+            outcomes.append(status)
+            let errors = collector.rest()
+            if status == 2 {
+                XCTAssertTrue(errors.contains("File too large") || errors.contains("disk out of space"), "\(extra): \(errors)")
+            } else {
+                XCTAssertEqual(status, 0, "\(extra): \(errors)")
+                XCTAssertEqual(acknowledged, 6000, "\(extra): exit 0 after everything was acknowledged")
+            }
+            let labels = try storedEvents(path).map { event -> String in
+                if case .mark(let label) = event.kind { return label }
+                return ""
+            }
+            XCTAssertEqual(Array(labels.prefix(300)), (0..<300).map { "old:\($0)" }, "\(extra): the events already there are kept")
+            let new = Array(labels.dropFirst(300))
+            XCTAssertEqual(new, (0..<new.count).map { "new:\($0 + 1)" }, "\(extra): a prefix of what was sent")
+            XCTAssertGreaterThanOrEqual(new.count, acknowledged, "\(extra): every acknowledged event is stored")
+        }
+        XCTAssertEqual(outcomes.first, 2, "no room: the first commit fails")
+        XCTAssertEqual(outcomes.last, 0, "room enough: everything stored, ended by SIGTERM")
+    }
 }
+
