@@ -105,7 +105,7 @@ extension LifecycleModel {
         var savedAny = false
         if !openWindows[index].dirtyScene.isEmpty {
             // The dirty keys in key order (as the rules have always heard them), compacted in place.
-            openWindows[index].dirtyScene.sort()
+            if openWindows[index].dirtyScene.count > 1 { openWindows[index].dirtyScene.sort() }
             let count = openWindows[index].dirtyScene.count
             var kept = 0
             for j in 0..<count {
@@ -120,11 +120,9 @@ extension LifecycleModel {
                 savedAny = true
                 if rules.hearsAppOnly { rules.observe(.keySaved(openWindows[index].sceneKeyRef(openWindows[index].sceneKeys.keys[i]), window: index), &self) }
             }
-            if kept == 0 {
-                openWindows[index].dirtyScene.removeAll(keepingCapacity: true)
-            } else if kept < count {
-                openWindows[index].dirtyScene.removeLast(count - kept)
-            }
+            // One at a time: `removeAll(keepingCapacity:)` and `removeLast(_:)` go through the
+            // generic `replaceSubrange`, which costs more than the few elements a save leaves.
+            for _ in kept..<count { openWindows[index].dirtyScene.removeLast() }
         }
         if let pending = openWindows[index].pendingBackground {
             openWindows[index].pendingBackground?.keys = pending.keys.filter { !covered($0.name) }

@@ -175,11 +175,19 @@ struct OpenWindow {
     var activities = NameMap<UInt64>()
     /// The documents it shows (trace format 2): its value, and every document it wrote or read a
     /// key of (trace-format.md, Readings 11), as the identities document keys are joined with.
+    /// Only those besides its value are kept here (most windows show just their value: nothing to
+    /// keep, and nothing to empty when the window's storage is reused); see ``shows(_:)``.
     var documents: [String] = []
 
     mutating func show(document identity: String) {
-        if !documents.contains(identity) { documents.append(identity) }
+        if identity != canonicalValue, !documents.contains(identity) { documents.append(identity) }
     }
+
+    /// Whether it shows document `identity`: its value, or one it wrote or read a key of.
+    func shows(_ identity: String) -> Bool { identity == canonicalValue || documents.contains(identity) }
+
+    /// Every document it shows.
+    var shownDocuments: [String] { (canonicalValue.map { [$0] } ?? []) + documents }
     var pendingBackground: PendingSave?
     /// Its position in ``LifecycleModel/restorations`` (found once, at open): by its value, or
     /// without one by its id.
@@ -204,11 +212,10 @@ struct OpenWindow {
         self.seen.startSeq = seen.startSeq
         self.seen.last.removeAll(keepingCapacity: true)
         sceneKeys.removeAll()
-        dirtyScene.removeAll(keepingCapacity: true)
+        if !dirtyScene.isEmpty { dirtyScene.removeAll(keepingCapacity: true) }
         restoredFrom = NameMap()  // shared with the restoration it came from: dropped, not emptied in place
         activities.removeAll()
-        documents.removeAll(keepingCapacity: true)
-        if let canonicalValue { documents.append(canonicalValue) }
+        if !documents.isEmpty { documents.removeAll(keepingCapacity: true) }
         pendingBackground = nil
         self.restorationSlot = restorationSlot
     }

@@ -116,7 +116,6 @@ struct LifecycleModel: Sendable {
         } else {
             openWindows.append(OpenWindow(instance: instance, id: id, scene: scene, canonicalValue: canonicalValue, restored: restored,
                                           ownPhase: nil, openSeq: openSeq, seen: seen, restorationSlot: restorationSlot))
-            if let canonicalValue { openWindows[openWindows.count - 1].documents = [canonicalValue] }
         }
         return openWindows.count - 1
     }
@@ -266,8 +265,8 @@ struct LifecycleModel: Sendable {
     /// open window shows that document. Positions in ``sharedKeys``.
     func documentKeysLeft(byDismissing index: Int) -> [Int] {
         guard hasDocumentKeys else { return [] }
-        let closing = openWindows[index].documents.filter { identity in
-            !openWindows.indices.contains { $0 != index && openWindows[$0].documents.contains(identity) }
+        let closing = openWindows[index].shownDocuments.filter { identity in
+            !openWindows.indices.contains { $0 != index && openWindows[$0].shows(identity) }
         }
         guard !closing.isEmpty else { return [] }
         return closing.flatMap { documentKeyPositions[$0] ?? [] }.sorted()
@@ -282,10 +281,16 @@ struct LifecycleModel: Sendable {
     /// Whether a `save` with `names` (all when `nil`) and `window` (none: every window) covers
     /// shared key `ref` (not a `scene` key): a document key by its own name, and with a window only
     /// when that window shows the document (trace-format.md section 5).
+    @inline(__always)
     func saveCovers(_ ref: KeyRef, names narrowed: [Name]?, window: Int?) -> Bool {
         guard ref.scope == .document else { return narrowed?.contains(ref.name) ?? true }
+        return saveCoversDocument(ref, names: narrowed, window: window)
+    }
+
+    @inline(never)
+    private func saveCoversDocument(_ ref: KeyRef, names narrowed: [Name]?, window: Int?) -> Bool {
         let (name, document) = Self.documentKey(names[ref.name])
-        if let window, !openWindows[window].documents.contains(document) { return false }
+        if let window, !openWindows[window].shows(document) { return false }
         guard let narrowed else { return true }
         return narrowed.contains { names[$0] == name }
     }
