@@ -128,13 +128,17 @@ public final class TraceWriter {
             throw damaged("it holds \(count) events but its last seq is \(last), so seqs are missing")
         }
         var expected: UInt64 = 1
-        try txn.forEachBatch(events, capacity: 1024) { keys, _ in
-            for key in keys {
-                let seq = key.mv_size == 8 ? UnsafeRawBufferPointer(start: key.mv_data, count: 8).loadUnaligned(as: UInt64.self).bigEndian : 0
-                guard seq == expected else { throw damaged("seq \(expected) is missing (the next stored key is \(seq))") }
-                expected += 1
+        do {
+            try txn.forEachBatch(events, capacity: 1024) { keys, _ in
+                for key in keys {
+                    let seq = key.mv_size == 8 ? UnsafeRawBufferPointer(start: key.mv_data, count: 8).loadUnaligned(as: UInt64.self).bigEndian : 0
+                    guard seq == expected else { throw damaged("seq \(expected) is missing (the next stored key is \(seq))") }
+                    expected += 1
+                }
+                return true
             }
-            return true
+        } catch let error as LifecycleLogError where error.code == .corruptTrace && !error.message.contains("record into a new file") {
+            throw damaged("after seq \(expected - 1): \(error.message)")
         }
         guard expected - 1 == last else { throw damaged("seqs after \(expected - 1) are missing") }
     }
