@@ -46,6 +46,50 @@ final class CollectorTests: XCTestCase {
                       retryInterval: .milliseconds(50), ackTimeout: .seconds(2))
     }
 
+    /// A collector, a `replay record` process and an app's `TraceFileSink` on one trace (issue 22: 5):
+    /// the collector died, and the sink kept 68 of 301 events with `MDB_KEYEXIST` as its lastError.
+    func testACollectorARecordProcessAndATraceFileSinkOnOneTraceKeepEveryEvent() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("c.lmdb")
+        let running = try RunningCollector(path: path)
+        let record = Process()
+        record.executableURL = URL(fileURLWithPath: replayExecutable)
+        record.arguments = ["record", path]
+        let input = Pipe(), err = Pipe()
+        record.standardInput = input
+        record.standardError = err
+        record.standardOutput = FileHandle.nullDevice
+        try record.run()
+        let fileSink = try TraceFileSink(path: path)
+        Thread.sleep(forTimeInterval: 1.0)  // `replay record` has opened the trace
+        let sink = Self.sink(running.port, process: "collected")
+        for batch in 0..<30 {
+            try sink.write(Self.marks(10, from: batch * 10, prefix: "collected"))
+            try fileSink.write(Self.marks(10, from: batch * 10, prefix: "file", t: 0))
+            input.fileHandleForWriting.write(Data("{\"event\":\"mark\",\"t\":\(batch),\"label\":\"record:\(batch)\"}\n".utf8))
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        sink.close()
+        try input.fileHandleForWriting.close()
+        record.waitUntilExit()
+        XCTAssertEqual(record.terminationStatus, 0, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let summary = try running.stop()
+        XCTAssertEqual(summary.accepted, 300)
+        var labels: [String] = []
+        var times: [Double] = []
+        try Trace(path: path).forEachEvent { _, e in
+            if case .mark(let label) = e.kind { labels.append(label) }
+            times.append(e.t)
+        }
+        XCTAssertEqual(labels.count, 630)
+        XCTAssertEqual(Set(labels).count, 630, "no event twice")
+        for prefix in ["collected", "file"] {
+            XCTAssertEqual(labels.filter { $0.hasPrefix(prefix + ":") }, (0..<300).map { "\(prefix):\($0)" }, prefix)
+        }
+        XCTAssertEqual(labels.filter { $0.hasPrefix("record:") }, (0..<30).map { "record:\($0)" })
+        XCTAssertEqual(times, times.sorted(), "t never goes backwards")
+    }
+
     func testConcurrentClientsGoIntoOneTraceInOrderWithTheirProcessStamped() throws {
         let folder = TemporaryFolder()
         let path = folder.file("c.lmdb")
