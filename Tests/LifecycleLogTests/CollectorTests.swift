@@ -90,6 +90,62 @@ final class CollectorTests: XCTestCase {
         XCTAssertEqual(times, times.sorted(), "t never goes backwards")
     }
 
+    /// `replay merge` (issue 22): a collector's trace and the sink's fallback spool back into one
+    /// session, with the batch both hold (stored by the collector, then spooled unacknowledged) once,
+    /// and the spooled batch between its neighbours though a restarted collector shifted the rest.
+    func testMergePutsTheTraceAndTheFallbackSpoolBackIntoOneSessionWithNothingTwice() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("c.lmdb")
+        let spool = folder.file("spool.jsonl")
+        var port = 0
+        var firstSink: CollectorSink?
+        do {  // the first collector goes away with its listening socket
+            let first = try RunningCollector(path: path)
+            port = first.port
+            firstSink = Self.sink(port, process: "com.example.app", fallback: SpoolSink(path: spool))
+            try firstSink?.write(Self.marks(10, from: 0, prefix: "m"))
+            try firstSink?.write(Self.marks(10, from: 10, prefix: "m"))
+            try first.stop()
+        }
+        let sink = try XCTUnwrap(firstSink)
+        try sink.write(Self.marks(10, from: 20, prefix: "m"))  // to the spool: the collector is gone
+        XCTAssertFalse(sink.isConnected)
+        let second = try RunningCollector(path: path, port: port)
+        Thread.sleep(forTimeInterval: 0.2)  // past the sink's retry interval
+        try sink.write(Self.marks(10, from: 30, prefix: "m"))
+        XCTAssertTrue(sink.isConnected)
+        sink.close()
+        try second.stop()
+        // What the sink spools when the collector stored a batch and died before acknowledging it:
+        // the batch, as it was given to the sink (its own t, no process), stamped as sent.
+        var stored = try storedEvents(path)
+        XCTAssertEqual(stored.count, 30)
+        XCTAssertTrue(stored.allSatisfy { TraceInterchange.Delivery($0) != nil }, "the collector keeps the delivery member")
+        let resent = stored[10..<20].map { event in
+            var event = event
+            event.t = Double(Int(event.t) - Int(stored[10].t) + 10)
+            event.process = nil
+            return event
+        }
+        // (In a spool file of its own: the sink's spool continues after it, so t would go back.)
+        let resentSpool = folder.file("resent.jsonl")
+        let spooled = SpoolSink(path: resentSpool)
+        try spooled.write(Array(resent))
+        spooled.close()
+        let merged = folder.file("merged.lmdb")
+        let result = try replay("merge", path, spool, resentSpool, "-o", merged)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("merged 30 events from the trace and 10 from the spools"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("10 already there left out"), result.stderr)
+        stored = try storedEvents(merged)
+        XCTAssertEqual(stored.map { event -> String in
+            if case .mark(let label) = event.kind { return label }
+            return "?"
+        }, (0..<40).map { "m:\($0)" }, "each event once, in the sink's order")
+        XCTAssertEqual(stored.map(\.t), stored.map(\.t).sorted())
+        XCTAssertEqual(Set(stored.map(\.process)), ["com.example.app"])
+    }
+
     func testConcurrentClientsGoIntoOneTraceInOrderWithTheirProcessStamped() throws {
         let folder = TemporaryFolder()
         let path = folder.file("c.lmdb")
