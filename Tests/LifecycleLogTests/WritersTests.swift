@@ -146,8 +146,9 @@ final class WritersTests: XCTestCase {
                 acknowledged["\(parts[1])", default: []].insert(Int(parts[2])!)
             }
             if n % 2 == 0 {
+                let said = text.split(separator: "\n").filter { $0.contains("error") }.joined(separator: "\n")
                 XCTAssertEqual(child.process.terminationReason, .exit, "w\(n)")
-                XCTAssertEqual(child.process.terminationStatus, 0, "w\(n)")
+                XCTAssertEqual(child.process.terminationStatus, 0, "w\(n): \(said)")
                 XCTAssertEqual(acknowledged["w\(n)"]?.count, batches, "w\(n) acknowledged every batch")
             }
         }

@@ -73,8 +73,24 @@ public final class TraceWriter {
                 // would abort the process (the app, for a recorder). Read them under the guard
                 // first, once per environment, and refuse a damaged trace with an error.
                 if cached == nil {
-                    let last = environment.lastCommit
-                    try environment.read { txn in try txn.checkFreePages(lastPage: last.page, lastTransaction: last.transaction) }
+                    // The last page and transaction must be those of the snapshot checked: another
+                    // writer may commit between reading them and starting the read transaction
+                    // (issue 22: a writer starting beside others took an intact trace for damaged).
+                    var attempts = 0
+                    while true {
+                        let last = environment.lastCommit
+                        let checked = try environment.read { txn -> Bool in
+                            guard txn.id == last.transaction else { return false }
+                            try txn.checkFreePages(lastPage: last.page, lastTransaction: last.transaction)
+                            return true
+                        }
+                        if checked { break }
+                        attempts += 1
+                        if attempts == 1_000 {
+                            throw LifecycleLogError(.storage, "other writers committed throughout the open check (1,000 tries); open it again", path: path)
+                        }
+                        sched_yield()
+                    }
                 }
                 // Cached only after the commit: handles opened in an aborted transaction are gone.
                 let opened = try environment.write { txn in
