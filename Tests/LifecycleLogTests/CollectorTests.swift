@@ -46,6 +46,106 @@ final class CollectorTests: XCTestCase {
                       retryInterval: .milliseconds(50), ackTimeout: .seconds(2))
     }
 
+    /// A collector, a `replay record` process and an app's `TraceFileSink` on one trace (issue 22: 5):
+    /// the collector died, and the sink kept 68 of 301 events with `MDB_KEYEXIST` as its lastError.
+    func testACollectorARecordProcessAndATraceFileSinkOnOneTraceKeepEveryEvent() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("c.lmdb")
+        let running = try RunningCollector(path: path)
+        let record = Process()
+        record.executableURL = URL(fileURLWithPath: replayExecutable)
+        record.arguments = ["record", path]
+        let input = Pipe(), err = Pipe()
+        record.standardInput = input
+        record.standardError = err
+        record.standardOutput = FileHandle.nullDevice
+        try record.run()
+        let fileSink = try TraceFileSink(path: path)
+        Thread.sleep(forTimeInterval: 1.0)  // `replay record` has opened the trace
+        let sink = Self.sink(running.port, process: "collected")
+        for batch in 0..<30 {
+            try sink.write(Self.marks(10, from: batch * 10, prefix: "collected"))
+            try fileSink.write(Self.marks(10, from: batch * 10, prefix: "file", t: 0))
+            input.fileHandleForWriting.write(Data("{\"event\":\"mark\",\"t\":\(batch),\"label\":\"record:\(batch)\"}\n".utf8))
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        sink.close()
+        try input.fileHandleForWriting.close()
+        record.waitUntilExit()
+        XCTAssertEqual(record.terminationStatus, 0, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let summary = try running.stop()
+        XCTAssertEqual(summary.accepted, 300)
+        var labels: [String] = []
+        var times: [Double] = []
+        try Trace(path: path).forEachEvent { _, e in
+            if case .mark(let label) = e.kind { labels.append(label) }
+            times.append(e.t)
+        }
+        XCTAssertEqual(labels.count, 630)
+        XCTAssertEqual(Set(labels).count, 630, "no event twice")
+        for prefix in ["collected", "file"] {
+            XCTAssertEqual(labels.filter { $0.hasPrefix(prefix + ":") }, (0..<300).map { "\(prefix):\($0)" }, prefix)
+        }
+        XCTAssertEqual(labels.filter { $0.hasPrefix("record:") }, (0..<30).map { "record:\($0)" })
+        XCTAssertEqual(times, times.sorted(), "t never goes backwards")
+    }
+
+    /// `replay merge` (issue 22): a collector's trace and the sink's fallback spool back into one
+    /// session, with the batch both hold (stored by the collector, then spooled unacknowledged) once,
+    /// and the spooled batch between its neighbours though a restarted collector shifted the rest.
+    func testMergePutsTheTraceAndTheFallbackSpoolBackIntoOneSessionWithNothingTwice() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("c.lmdb")
+        let spool = folder.file("spool.jsonl")
+        var port = 0
+        var firstSink: CollectorSink?
+        do {  // the first collector goes away with its listening socket
+            let first = try RunningCollector(path: path)
+            port = first.port
+            firstSink = Self.sink(port, process: "com.example.app", fallback: SpoolSink(path: spool))
+            try firstSink?.write(Self.marks(10, from: 0, prefix: "m"))
+            try firstSink?.write(Self.marks(10, from: 10, prefix: "m"))
+            try first.stop()
+        }
+        let sink = try XCTUnwrap(firstSink)
+        try sink.write(Self.marks(10, from: 20, prefix: "m"))  // to the spool: the collector is gone
+        XCTAssertFalse(sink.isConnected)
+        let second = try RunningCollector(path: path, port: port)
+        Thread.sleep(forTimeInterval: 0.2)  // past the sink's retry interval
+        try sink.write(Self.marks(10, from: 30, prefix: "m"))
+        XCTAssertTrue(sink.isConnected)
+        sink.close()
+        try second.stop()
+        // What the sink spools when the collector stored a batch and died before acknowledging it:
+        // the batch, as it was given to the sink (its own t, no process), stamped as sent.
+        var stored = try storedEvents(path)
+        XCTAssertEqual(stored.count, 30)
+        XCTAssertTrue(stored.allSatisfy { TraceInterchange.Delivery($0) != nil }, "the collector keeps the delivery member")
+        let resent = stored[10..<20].map { event in
+            var event = event
+            event.t = Double(Int(event.t) - Int(stored[10].t) + 10)
+            event.process = nil
+            return event
+        }
+        // (In a spool file of its own: the sink's spool continues after it, so t would go back.)
+        let resentSpool = folder.file("resent.jsonl")
+        let spooled = SpoolSink(path: resentSpool)
+        try spooled.write(Array(resent))
+        spooled.close()
+        let merged = folder.file("merged.lmdb")
+        let result = try replay("merge", path, spool, resentSpool, "-o", merged)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("merged 30 events from the trace and 10 from the spools"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("10 already there left out"), result.stderr)
+        stored = try storedEvents(merged)
+        XCTAssertEqual(stored.map { event -> String in
+            if case .mark(let label) = event.kind { return label }
+            return "?"
+        }, (0..<40).map { "m:\($0)" }, "each event once, in the sink's order")
+        XCTAssertEqual(stored.map(\.t), stored.map(\.t).sorted())
+        XCTAssertEqual(Set(stored.map(\.process)), ["com.example.app"])
+    }
+
     func testConcurrentClientsGoIntoOneTraceInOrderWithTheirProcessStamped() throws {
         let folder = TemporaryFolder()
         let path = folder.file("c.lmdb")

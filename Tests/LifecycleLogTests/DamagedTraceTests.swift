@@ -179,6 +179,39 @@ final class DamagedTraceTests: XCTestCase {
         XCTAssertEqual(summary.missing.reduce(0) { $0 + $1.count }, 28, "only the records whose own bytes were hit")
     }
 
+    /// A zeroed leaf in the middle of the events is not on the path a write takes:
+    /// `replay record` appended to it and exited 0 (issue 22: 9).
+    func testAWriterRefusesATraceWithAZeroedLeafInTheMiddle() throws {
+        let folder = TemporaryFolder()
+        let (path, _) = try source(folder)
+        var pages = try LMDBPages(path)
+        pages.zero(pages.eventLeaves[pages.eventLeaves.count / 2].page)
+        let damaged = try pages.write(folder.file("zeroed.lmdb"))
+        try assertRecordRefuses(damaged, saying: "record into a new file")
+    }
+
+    /// A trace missing seqs (a record gone, the last seq beyond the count) was appended to (issue 22: 9).
+    func testAWriterRefusesATraceWithAGapInItsSeqs() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("gap.lmdb")
+        try TraceInterchange.generate(.init(events: 50, seed: 3), to: path)
+        do {
+            // A stored event put 2 past the last seq, as if seq 51 had been lost.
+            let environment = try LMDBEnvironment.open(path: path, mode: .readWriteExclusive)
+            try environment.write { txn in
+                let dbs = try TraceDatabases.open(in: txn, path: path)
+                let value = try TraceLayout.seqKey(50).withUnsafeBytes { k in try txn.get(dbs.events, key: k) { Array($0) } }
+                try TraceLayout.seqKey(52).withUnsafeBytes { k in
+                    try XCTUnwrap(value).withUnsafeBytes { v in try txn.put(dbs.events, key: k, value: v, append: true) }
+                }
+            }
+        }
+        try assertRecordRefuses(path, saying: "its last seq is 52")
+        XCTAssertThrowsError(try TraceWriter(path: path)) { error in
+            XCTAssertEqual((error as? LifecycleLogError)?.code, .corruptTrace)
+        }
+    }
+
     /// `replay record` on the damaged trace at `path`: refused with exit 2 and
     /// a message containing `text`, no signal, and the file left byte for byte.
     private func assertRecordRefuses(_ path: String, saying text: String, file: StaticString = #filePath, line: UInt = #line) throws {

@@ -81,6 +81,13 @@ public enum OutputFile {
         if (target.st_mode & S_IFMT) == S_IFDIR {
             throw LifecycleLogError(.invalidArgument, "is a folder; \(argument) needs a file name", path: output)
         }
+        if argument == "-o", (target.st_mode & S_IFMT) == S_IFREG, LMDBEnvironment.hasWriter(output) {
+            // Renaming a new file over it would leave the writer appending to a file nobody sees (issue 22).
+            throw LifecycleLogError(.invalidArgument,
+                "a writer (a recorder, replay record or the collector) has this trace open; "
+                + "stop it first, or choose another name (--force does not replace a trace being recorded)",
+                path: output)
+        }
         guard !force, (target.st_mode & S_IFMT) == S_IFREG, target.st_size > 0 else { return }
         let found = existingKind(output)
         if found != kind {

@@ -141,9 +141,34 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
         if mode == .readWriteShared || mode == .readOnlyShared { try Self.reserveLockFile(of: path) }
         try LMDBCall.check("mdb_env_open", mdb_env_open(handle, path, flags, 0o644), path: path)
+        if mode == .readWriteShared {
+            // The mark of a writer: a shared `flock` on the trace file, held until the environment
+            // closes (so also when the process dies). Commands that would replace the file probe it
+            // (``hasWriter(_:)``). liblmdb locks only the lock file, with `fcntl`, which `flock` never meets.
+            var fd: mdb_filehandle_t = -1
+            if mdb_env_get_fd(handle, &fd) == MDB_SUCCESS, fd >= 0 { _ = flock(fd, LOCK_SH) }
+        }
         var info = MDB_envinfo()
         if mdb_env_info(handle, &info) == MDB_SUCCESS { currentMapSize = info.me_mapsize }
         clearStaleReaders()
+    }
+
+    /// Whether a writer (a recorder, `replay record`, the collector) has the
+    /// trace at `path` open now, in any process: it holds a shared `flock` on
+    /// the file for as long as it has it open, so an exclusive one cannot be taken.
+    static func hasWriter(_ path: String) -> Bool {
+        #if canImport(Glibc)
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        #else
+        let fd = Darwin.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        #endif
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+            flock(fd, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
     }
 
     /// Allocates the disk space of LMDB's lock file (`PATH-lock`) before liblmdb

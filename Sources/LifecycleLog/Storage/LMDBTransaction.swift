@@ -222,6 +222,9 @@ struct LMDBTransaction: ~Copyable {
         }
     }
 
+    /// The id of the committed transaction this one sees (a reader) or will commit (a writer).
+    var id: UInt64 { UInt64(truncatingIfNeeded: mdb_txn_id(handle)) }  // size_t, imported as Int: a damaged id may be beyond Int
+
     /// The branch, leaf and overflow pages of a database.
     private func pages(_ db: LMDBDatabase) throws -> UInt64 {
         var stat = MDB_stat()

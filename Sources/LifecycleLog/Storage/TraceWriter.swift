@@ -24,7 +24,8 @@ public final class TraceWriter {
     let environment: LMDBEnvironment
     let databases: TraceDatabases
     private var symbols = SymbolTable()
-    /// The seq of the last stored event (0 for an empty trace).
+    /// The seq of the last event stored when this writer last opened or appended (0 for an empty trace);
+    /// other writers may have appended since.
     public private(set) var lastSeq: UInt64 = 0
     /// The `t` of the last stored event (0 for an empty trace): appended events must not be earlier.
     public private(set) var lastTime: Double = 0
@@ -72,8 +73,24 @@ public final class TraceWriter {
                 // would abort the process (the app, for a recorder). Read them under the guard
                 // first, once per environment, and refuse a damaged trace with an error.
                 if cached == nil {
-                    let last = environment.lastCommit
-                    try environment.read { txn in try txn.checkFreePages(lastPage: last.page, lastTransaction: last.transaction) }
+                    // The last page and transaction must be those of the snapshot checked: another
+                    // writer may commit between reading them and starting the read transaction
+                    // (issue 22: a writer starting beside others took an intact trace for damaged).
+                    var attempts = 0
+                    while true {
+                        let last = environment.lastCommit
+                        let checked = try environment.read { txn -> Bool in
+                            guard txn.id == last.transaction else { return false }
+                            try txn.checkFreePages(lastPage: last.page, lastTransaction: last.transaction)
+                            return true
+                        }
+                        if checked { break }
+                        attempts += 1
+                        if attempts == 1_000 {
+                            throw LifecycleLogError(.storage, "other writers committed throughout the open check (1,000 tries); open it again", path: path)
+                        }
+                        sched_yield()
+                    }
                 }
                 // Cached only after the commit: handles opened in an aborted transaction are gone.
                 let opened = try environment.write { txn in
@@ -97,6 +114,7 @@ public final class TraceWriter {
                             try txn.get(dbs.events, key: k) { try EventCodec.decode($0, symbols: table).t }
                         } ?? 0
                     }
+                    if cached == nil { try Self.checkSeqs(dbs.events, last: last, in: txn, path: path) }
                     return dbs
                 }
                 cached = opened
@@ -109,6 +127,36 @@ public final class TraceWriter {
         } catch let error as LifecycleLogError {
             throw error.at(path: path)
         }
+    }
+
+    /// The open check's part for the events: their seqs must run 1, 2, … up to
+    /// the last one without a gap, and every page holding them must read. A
+    /// write touches only the path to the last event, so a zeroed leaf in the
+    /// middle, or records lost from it, would otherwise be appended to as if
+    /// the trace were whole. The count (from the database record) is compared
+    /// first; then every key is read under the fault guard.
+    static func checkSeqs(_ events: LMDBDatabase, last: UInt64, in txn: borrowing LMDBTransaction, path: String) throws {
+        func damaged(_ what: String) -> LifecycleLogError {
+            LifecycleLogError(.corruptTrace, "\(what); the trace is damaged: record into a new file (replay export --salvage recovers what it can)", path: path)
+        }
+        let count = try txn.count(events)
+        guard UInt64(count) == last else {
+            throw damaged("it holds \(count) events but its last seq is \(last), so seqs are missing")
+        }
+        var expected: UInt64 = 1
+        do {
+            try txn.forEachBatch(events, capacity: 1024) { keys, _ in
+                for key in keys {
+                    let seq = key.mv_size == 8 ? UnsafeRawBufferPointer(start: key.mv_data, count: 8).loadUnaligned(as: UInt64.self).bigEndian : 0
+                    guard seq == expected else { throw damaged("seq \(expected) is missing (the next stored key is \(seq))") }
+                    expected += 1
+                }
+                return true
+            }
+        } catch let error as LifecycleLogError where error.code == .corruptTrace && !error.message.contains("record into a new file") {
+            throw damaged("after seq \(expected - 1): \(error.message)")
+        }
+        guard expected - 1 == last else { throw damaged("seqs after \(expected - 1) are missing") }
     }
 
     /// Creates an empty trace at `path` unless a file is there, so that a
@@ -129,7 +177,11 @@ public final class TraceWriter {
         }
     }
 
-    /// Appends `events` in one transaction, with seqs following ``lastSeq``.
+    /// Appends `events` in one transaction, with seqs following the trace's
+    /// last stored seq, read inside that transaction: any number of writers,
+    /// in any processes, may append to one trace, and their batches interleave
+    /// whole. An event earlier than the trace's last `t` (another writer's) is
+    /// stored at that `t`.
     ///
     /// - Returns: the seq of the last appended event.
     /// - Throws: `LifecycleLogError`; on a throw nothing of this call is stored.
@@ -148,7 +200,6 @@ public final class TraceWriter {
     @discardableResult
     func append<C: Collection>(_ events: C, formatVersion declared: Int) throws -> UInt64 where C.Element == Event {
         let mark = symbols.count
-        let firstSeq = lastSeq + 1
         environment.clearStaleReaders()
         // The loop works on locals: a class's stored properties would be
         // checked for exclusive access on every event. They are moved out
@@ -159,28 +210,50 @@ public final class TraceWriter {
         var scratch = ByteWriter()
         var last: Double?
         var version = formatVersion
+        var appendedLast: UInt64 = lastSeq
+        var traceLastTime = lastTime
+        let knownSeq = lastSeq
+        let knownTime = lastTime
+        let path = path
         do {
             try environment.write { txn in
                 symbols.truncate(to: mark)  // a retry after map growth starts from the committed symbols
+                // Other processes may append to this trace (recorders, `replay record`, the collector):
+                // liblmdb's write lock serializes their transactions, and the next seq, the symbols and
+                // the last t are read here, inside this one, never from what this writer remembers.
+                let storedSeq = try txn.lastKey(databases.events).flatMap { key in key.withUnsafeBytes { TraceLayout.seq(fromKey: $0) } } ?? 0
+                var floor = knownTime
+                if storedSeq != knownSeq {
+                    // Another writer appended since this one last did: take in its symbols (always
+                    // appended in the transaction of the events using them) and its last t.
+                    try databases.loadSymbols(into: &symbols, in: txn, path: path, forWriting: true)
+                    floor = try TraceLayout.seqKey(storedSeq).withUnsafeBytes { k in
+                        try txn.get(databases.events, key: k) { try EventCodec.decode($0, symbols: symbols).t }
+                    } ?? 0
+                    version = try databases.formatVersion(in: txn)
+                }
+                traceLastTime = floor
+                let firstSeq = storedSeq + 1
                 var seq = firstSeq
                 var needsVersion2 = false
                 // Arrays and slices lend their elements in place; other collections are copied from.
                 let lent: Void? = try events.withContiguousStorageIfAvailable { buffer in
                     guard let first = buffer.baseAddress else { return }
                     for i in 0..<buffer.count {
-                        if try Self.put(first + i, seq: seq, in: txn, databases, symbols: &symbols, scratch: &scratch) { needsVersion2 = true }
+                        if try Self.put(first + i, seq: seq, floor: floor, in: txn, databases, symbols: &symbols, scratch: &scratch) { needsVersion2 = true }
                         seq += 1
                     }
                 }
                 if lent == nil {
                     for event in events {
-                        if try withUnsafePointer(to: event, { try Self.put($0, seq: seq, in: txn, databases, symbols: &symbols, scratch: &scratch) }) {
+                        if try withUnsafePointer(to: event, { try Self.put($0, seq: seq, floor: floor, in: txn, databases, symbols: &symbols, scratch: &scratch) }) {
                             needsVersion2 = true
                         }
                         seq += 1
                     }
                 }
-                last = events.isEmpty ? nil : events[events.index(events.endIndex, offsetBy: -1)].t
+                last = events.isEmpty ? nil : max(floor, events[events.index(events.endIndex, offsetBy: -1)].t)
+                appendedLast = seq - 1
                 let needed = max(declared, needsVersion2 ? 2 : 1)
                 if needed > 1 { version = try databases.raiseFormatVersion(to: needed, in: txn) }
             }
@@ -191,16 +264,29 @@ public final class TraceWriter {
         }
         self.symbols = symbols
         formatVersion = version
-        lastSeq = firstSeq + UInt64(events.count) - 1
-        if let last { lastTime = last }
+        lastSeq = appendedLast
+        lastTime = last ?? traceLastTime
         return lastSeq
     }
 
     /// Encodes `event` (interning new names, which it stores too) and stores it under `seq`;
     /// returns whether it holds version-2 data.
     @inline(__always)
-    private static func put(_ event: UnsafePointer<Event>, seq: UInt64, in txn: borrowing LMDBTransaction, _ databases: TraceDatabases,
+    private static func put(_ event: UnsafePointer<Event>, seq: UInt64, floor: Double, in txn: borrowing LMDBTransaction, _ databases: TraceDatabases,
                             symbols: inout SymbolTable, scratch: inout ByteWriter) throws -> Bool {
+        if event.pointee.t < floor {
+            // Another writer's events came first: `t` never goes backwards in the trace, so this
+            // one is stored at the last event's `t` (as the collector stores a late connection's).
+            var moved = event.pointee
+            moved.t = floor
+            return try withUnsafePointer(to: moved) { try store($0, seq: seq, in: txn, databases, symbols: &symbols, scratch: &scratch) }
+        }
+        return try store(event, seq: seq, in: txn, databases, symbols: &symbols, scratch: &scratch)
+    }
+
+    @inline(__always)
+    private static func store(_ event: UnsafePointer<Event>, seq: UInt64, in txn: borrowing LMDBTransaction, _ databases: TraceDatabases,
+                              symbols: inout SymbolTable, scratch: inout ByteWriter) throws -> Bool {
         scratch.reset()
         let before = symbols.count
         let needsVersion2 = EventCodec.encode(event, into: &scratch, symbols: &symbols)

@@ -57,7 +57,13 @@ public final class CollectorSink: RecordingSink {
         var closed = false
         /// What ``takeWarning()`` returns next.
         var warning: LifecycleLogError?
+        /// Events this sink was given so far (the `n` of their `delivery`).
+        var delivered = 0
     }
+
+    /// This sink's name in each event's `delivery` member: the process id and
+    /// a random number, so two sinks (or two launches) never share one.
+    private let client: String
 
     private let host: String
     private let port: Int
@@ -101,7 +107,28 @@ public final class CollectorSink: RecordingSink {
         JSONWriter.writeObject(members, into: &line)
         line.append(0x0A)
         handshake = line
+        client = "\(getpid())-\(String(UInt64.random(in: 1...UInt64.max), radix: 16))"
     }
+
+    /// `events`, each with a `delivery` member naming this sink, its number
+    /// among the events the sink was given, and its own `t`: the same in the
+    /// collector's trace and in the fallback, so that `replay merge` can put
+    /// them back together with nothing twice (spec/collector-protocol.md, "Delivery").
+    private func stamped(_ events: [Event], from first: Int) -> [Event] {
+        var result = events
+        for i in result.indices {
+            result[i].extraFields.removeAll { $0.name == Self.deliveryMember }
+            result[i].extraFields.append(JSONMember(Self.deliveryMember, .object([
+                JSONMember("client", .string(client)),
+                JSONMember("n", .number(String(first + i + 1))),
+                JSONMember("t", .number(JSONWriter.number(events[i].t))),
+            ])))
+        }
+        return result
+    }
+
+    /// The member ``write(_:)`` adds to every event.
+    package static let deliveryMember = "delivery"
 
     deinit { close() }
 
@@ -125,6 +152,7 @@ public final class CollectorSink: RecordingSink {
             guard !s.closed else {
                 throw LifecycleLogError(.invalidArgument, "the collector sink is closed; create a new one to record again", path: destination)
             }
+            let events = stamped(events, from: s.delivered)
             var failure: LifecycleLogError?
             if s.connection == nil, s.nextAttempt.map({ ContinuousClock.now >= $0 }) ?? true {
                 do {
@@ -138,6 +166,7 @@ public final class CollectorSink: RecordingSink {
                 do {
                     try send(events, on: &connection)
                     s.connection = connection
+                    s.delivered += events.count
                     return
                 } catch {
                     closeSocket(connection.fd)
@@ -151,7 +180,13 @@ public final class CollectorSink: RecordingSink {
                 throw LifecycleLogError(.io, "could not send to the collector: \(reason.message); start it with `replay record --listen \(destination) TRACE.lmdb`, or give the sink a fallback",
                                         path: destination)
             }
-            try fallback.write(events)
+            do {
+                try fallback.write(events)
+            } catch let partial as RecordingSinkPartialWrite {
+                s.delivered += partial.written  // the rest comes back, numbered from there
+                throw partial
+            }
+            s.delivered += events.count
             // Reported after every batch the fallback takes, so the recorder's lastError says so while it lasts.
             s.warning = LifecycleLogError(.io, "could not send to the collector (\(reason.message)); batches go to \(fallback.destination) until it is back, trying again every \(retryInterval)",
                                           path: destination)

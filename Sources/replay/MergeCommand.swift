@@ -1,0 +1,50 @@
+import ArgumentParser
+import LifecycleLog
+
+extension Replay {
+    /// `replay merge TRACE SPOOL… -o OUT.lmdb`
+    struct Merge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "merge",
+            abstract: "Put a collector's trace and its clients' fallback spools back into one session.",
+            discussion: """
+                A CollectorSink stamps every event with a "delivery" member (which sink, which \
+                event of it); an event the trace already holds (a batch the collector stored but \
+                could not acknowledge before it stopped, which the sink then spooled) is left out, \
+                so nothing is there twice. Spool events are moved onto the trace's timeline by the \
+                offset of their sink's nearest event in the trace, and everything is written in t \
+                order, with new seqs, to OUT (atomically, like import). Spool lines without a \
+                "delivery" member (from older clients) are kept at their own t and counted.
+
+                Example:
+                  replay merge session.lmdb spool.jsonl widget-spool.jsonl -o whole.lmdb
+                """)
+
+        @Argument(help: "The collector's trace file.")
+        var trace: String
+
+        @Argument(help: "The fallback spool files (JSON Lines).")
+        var spools: [String] = []
+
+        @Option(name: .shortAndLong, help: "The trace file to write (conventionally *.lmdb).")
+        var output: String
+
+        @Flag(help: "Replace an existing -o file even when it is not a trace file.")
+        var force = false
+
+        func run() throws {
+            try OutputFile.check(output, writes: .traceFile, command: "replay merge", inputs: [trace] + spools, force: force, suggestion: [
+                .jsonLines: "replay merge TRACE SPOOL… -o OUT.lmdb, then replay export OUT.lmdb -o OUT.jsonl",
+                .html: "replay report TRACE -o OUT.html",
+                .json: "replay TRACE --format json > OUT.json",
+            ])
+            let summary = try TraceInterchange.merge(trace: trace, spools: spools, to: output) { warning in
+                Output.standardError.write("warning: \(warning)\n")
+            }
+            var text = "merged \(summary.fromTrace) events from the trace and \(summary.fromSpools) from the spools into \(output)"
+            text += " (\(summary.duplicates) already there left out"
+            if summary.unidentified > 0 { text += "; \(summary.unidentified) spool events without a delivery member kept at their own t" }
+            Output.standardError.write(text + ")\n")
+        }
+    }
+}
