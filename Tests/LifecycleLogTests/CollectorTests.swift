@@ -52,25 +52,18 @@ final class CollectorTests: XCTestCase {
         let folder = TemporaryFolder()
         let path = folder.file("c.lmdb")
         let running = try RunningCollector(path: path)
-        let record = Process()
-        record.executableURL = URL(fileURLWithPath: replayExecutable)
-        record.arguments = ["record", path]
-        let input = Pipe(), err = Pipe()
-        record.standardInput = input
-        record.standardError = err
-        record.standardOutput = FileHandle.nullDevice
-        try record.run()
+        let (record, input, err) = try startRecord(path)
         let fileSink = try TraceFileSink(path: path)
         Thread.sleep(forTimeInterval: 1.0)  // `replay record` has opened the trace
         let sink = Self.sink(running.port, process: "collected")
         for batch in 0..<30 {
             try sink.write(Self.marks(10, from: batch * 10, prefix: "collected"))
             try fileSink.write(Self.marks(10, from: batch * 10, prefix: "file", t: 0))
-            input.fileHandleForWriting.write(Data("{\"event\":\"mark\",\"t\":\(batch),\"label\":\"record:\(batch)\"}\n".utf8))
+            input.write(Data("{\"event\":\"mark\",\"t\":\(batch),\"label\":\"record:\(batch)\"}\n".utf8))
             Thread.sleep(forTimeInterval: 0.01)
         }
         sink.close()
-        try input.fileHandleForWriting.close()
+        try input.close()
         record.waitUntilExit()
         XCTAssertEqual(record.terminationStatus, 0, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
         let summary = try running.stop()

@@ -177,3 +177,17 @@ func overwrite(_ path: String, database name: String, key: [UInt8], with value: 
         try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try txn.put(db, key: k, value: v, append: false) } }
     }
 }
+
+/// Starts `replay record path` with its standard input left open (write events to `input`, close
+/// it to end the recording).
+func startRecord(_ path: String) throws -> (process: Process, input: FileHandle, stderr: Pipe) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: replayExecutable)
+    process.arguments = ["record", path]
+    let input = Pipe(), err = Pipe()
+    process.standardInput = input
+    process.standardError = err
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    return (process, input.fileHandleForWriting, err)
+}

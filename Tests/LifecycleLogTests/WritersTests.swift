@@ -52,19 +52,6 @@ final class WritersTests: XCTestCase {
         XCTAssertEqual(b.lastTime, 700)
     }
 
-    /// Starts `replay record path` with its standard input left open.
-    private func startRecord(_ path: String) throws -> (process: Process, input: FileHandle, stderr: Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: replayExecutable)
-        process.arguments = ["record", path]
-        let input = Pipe(), err = Pipe()
-        process.standardInput = input
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        return (process, input.fileHandleForWriting, err)
-    }
-
     /// Two `replay record` processes on one trace: one exited 2 with MDB_KEYEXIST and none of its events were stored.
     func testTwoRecordProcessesOnOneTraceKeepEveryEvent() throws {
         let folder = TemporaryFolder()

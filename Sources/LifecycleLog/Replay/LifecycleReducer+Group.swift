@@ -49,15 +49,15 @@ extension LifecycleReducer {
     /// a willTerminate: applied before its next event of the run, dropped when the run is judged
     /// (a `launch`, or the end of the trace), whose state is the one after its last event.
     mutating func takeDeferredGroupEffects(runJudged: Bool) {
-        let effects = model.deferredGroupEffects
-        model.deferredGroupEffects.removeAll()
+        var effects: [GroupEffect] = []
+        swap(&effects, &model.deferredGroupEffects)
         guard !runJudged else { return }
         for effect in effects { model.apply(effect) }
     }
 
-    /// The first `group` key of the trace (its first write): every process's model from now on
-    /// leaves a `save`'s request for group keys to ``afterGroupEvent(_:)``, which from now on
-    /// follows every event.
+    /// The first `group` key of the trace (its first read or write): every process's model from now
+    /// on leaves a `save`'s request for group keys to ``afterGroupEvent(seq:_:)``, which from now on
+    /// follows every event (``GroupKeys/isEmpty`` is false).
     mutating func startTrackingGroupKeys() {
         model.tracksGroupKeys = true
         for process in parked.keys { parked[process]!.model.tracksGroupKeys = true }  // `!`: a key of `parked`

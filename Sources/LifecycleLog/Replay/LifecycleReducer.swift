@@ -140,7 +140,6 @@ public struct LifecycleReducer: Sendable {
     private mutating func applyAcrossWindows(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra]) {
         if event.scope == .group || (!groupKeys.isEmpty && (event.kind == .open || event.kind == .dismiss)) {
             applyGroup(seq: seq, event)
-            if !model.tracksGroupKeys && !groupKeys.isEmpty { startTrackingGroupKeys() }
         }
         if event.scope == .document && (event.kind == .write || event.kind == .read) {
             model.applyInRun(seq: seq, documentKey(event, extras: extras), extras: extras, &rules)
@@ -237,6 +236,7 @@ public struct LifecycleReducer: Sendable {
     /// process, saw it at version 0 from its `open` or `launch`.
     private mutating func startGroupWriters() {
         groupKeys.started = true
+        startTrackingGroupKeys()
         func start(_ process: Name, _ model: LifecycleModel) {
             guard model.isRunning else { return }
             groupKeys.start(GroupKeys.Writer(process: process, instance: model.run.appWriter), seq: model.run.launchSeq)
