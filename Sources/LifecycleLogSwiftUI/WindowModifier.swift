@@ -94,11 +94,11 @@ public struct LifecycleLogWindowModifier: ViewModifier {
             .environment(\.lifecycleLogWindow, window)
             .onAppear {
                 store(window.appear(scene: scene, value: value, stored: storedID))
-                store(window.phase(LifecycleLogRecorder.ScenePhase(scenePhase), stored: storedID))
+                store(window.phase(LifecyclePhase(scenePhase), stored: storedID))
             }
             .onDisappear { window.disappear() }
             .modifier(LifecycleLogChange(of: scenePhase) { phase in
-                store(window.phase(LifecycleLogRecorder.ScenePhase(phase), stored: storedID))
+                store(window.phase(LifecyclePhase(phase), stored: storedID))
             })
     }
 
@@ -118,10 +118,10 @@ struct LifecycleLogAppPhaseModifier: ViewModifier {
         let phase = phase
         return content
             .onAppear {
-                if let phase { scenes.appPhase(LifecycleLogRecorder.ScenePhase(phase)) }
+                if let phase { scenes.appPhase(LifecyclePhase(phase)) }
             }
             .modifier(LifecycleLogChange(of: phase) { phase in
-                if let phase { scenes.appPhase(LifecycleLogRecorder.ScenePhase(phase)) }
+                if let phase { scenes.appPhase(LifecyclePhase(phase)) }
             })
     }
 }
@@ -148,7 +148,7 @@ struct LifecycleLogChange<Value: Equatable>: ViewModifier {
     }
 }
 
-extension LifecycleLogRecorder.ScenePhase {
+extension LifecyclePhase {
     /// The trace format's phase of a SwiftUI scene phase; a phase newer than
     /// this package is taken as `background`.
     public init(_ phase: SwiftUI.ScenePhase) {

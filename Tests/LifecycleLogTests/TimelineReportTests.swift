@@ -128,7 +128,7 @@ final class TimelineLevelOfDetailTests: XCTestCase {
         XCTAssertLessThan(grid.segments.count, exact.segments.count)
         let span = grid.endTime - grid.startTime
         for row in -1..<min(exact.rows, 3) {
-            for phase in [ScenePhase.active, .inactive, .background] {
+            for phase in [LifecyclePhase.active, .inactive, .background] {
                 let time = { (t: Timeline) in t.segments.filter { $0.row == row && $0.phase == phase }.reduce(0) { $0 + $1.end - $1.start } }
                 XCTAssertEqual(time(grid) / span, time(exact) / span, accuracy: 0.05, "lane \(row), \(phase)")
             }

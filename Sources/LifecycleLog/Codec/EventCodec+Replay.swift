@@ -15,7 +15,7 @@ extension EventCodec {
         var e = ReplayEvent(t: t, kind: tag)
         switch tag {
         case .phase:
-            e.phase = try requiredCode(&r, ScenePhase.init(storedCode:))
+            e.phase = try requiredCode(&r, LifecyclePhase.init(storedCode:))
             e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
         case .write, .read:
             e.name = try name(&r, limit)

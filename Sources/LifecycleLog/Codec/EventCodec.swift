@@ -250,7 +250,7 @@ enum EventCodec {
             let value = hasValue == 1 ? try JSONValueCodec.decode(&r, depth: 0) : nil
             kind = .open(window: window, scene: scene, value: value, restored: restoredCode == 0 ? nil : restoredCode == 2)
         case .dismiss: kind = .dismiss(window: try requiredSym(), reason: try text())
-        case .phase: kind = .phase(try requiredCode(&r, ScenePhase.init(storedCode:)), window: try optionalSym())
+        case .phase: kind = .phase(try requiredCode(&r, LifecyclePhase.init(storedCode:)), window: try optionalSym())
         case .delegate: kind = .delegate(callback: try requiredSym(), window: try optionalSym())
         case .write:
             kind = .write(key: try requiredSym(), scope: try requiredCode(&r, StateScope.init(storedCode:)), window: try optionalSym(), base: try version(),

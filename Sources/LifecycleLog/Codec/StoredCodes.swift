@@ -2,7 +2,7 @@
 /// absent, otherwise a value's position in its table, plus one. Each mapping
 /// is written here once, both ways, and every encoder and decoder uses it.
 
-extension ScenePhase {
+extension LifecyclePhase {
     /// The code in FORMAT.md's phase table.
     @inline(__always)
     var storedCode: UInt8 {

@@ -75,7 +75,7 @@ extension SimulatedApp {
     // MARK: Phases
 
     /// Each open window, then the app, enters `phase`.
-    mutating func enterPhase(_ phase: ScenePhase) {
+    mutating func enterPhase(_ phase: LifecyclePhase) {
         for w in open { emit(.phase(phase, window: w.id)) }
         emit(.phase(phase))
     }

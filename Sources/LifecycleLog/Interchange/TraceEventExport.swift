@@ -81,8 +81,8 @@ private struct TraceEventWriter {
         var tids: [String: Int] = [:]
         var nextTid = 1
         /// Open phase slices: by window instance, and the app's.
-        var slices: [Int: (tid: Int, id: String, scene: String, phase: ScenePhase, since: Double)] = [:]
-        var appSlice: (phase: ScenePhase, since: Double)?
+        var slices: [Int: (tid: Int, id: String, scene: String, phase: LifecyclePhase, since: Double)] = [:]
+        var appSlice: (phase: LifecyclePhase, since: Double)?
         /// Whether a run of the process was going after its last event.
         var running = false
         /// The `t` of the process's last event.
@@ -142,7 +142,7 @@ private struct TraceEventWriter {
         raw("}}")
     }
 
-    mutating func slice(pid: Int, tid: Int, phase: ScenePhase, from: Double, to: Double, window: (id: String, scene: String)?) {
+    mutating func slice(pid: Int, tid: Int, phase: LifecyclePhase, from: Double, to: Double, window: (id: String, scene: String)?) {
         guard to > from else { return }
         let start = Self.microseconds(from), end = Self.microseconds(to)
         begin("X", pid: pid, tid: tid, name: phase.rawValue)

@@ -3,17 +3,17 @@
 extension LifecycleModel {
     /// The phase of `window`: its own, or the app-level phase while it has had none.
     @inline(__always)
-    func phase(of window: OpenWindow) -> ScenePhase {
+    func phase(of window: OpenWindow) -> LifecyclePhase {
         window.ownPhase ?? (hasRun ? run.appLevelPhase : .inactive)
     }
 
-    /// The aggregate app phase (Apple's `ScenePhase` rule): `active` if any
+    /// The aggregate app phase (Apple's `LifecyclePhase` rule): `active` if any
     /// window is, else `inactive` if any is, else `background`; with no
     /// window open, the app-level phase.
     // Always inlined, like every small reader the hot path calls: a call would
     // pass a copy of the whole model as `self`.
     @inline(__always)
-    var appPhase: ScenePhase {
+    var appPhase: LifecyclePhase {
         let appLevel = hasRun ? run.appLevelPhase : .background
         guard !openWindows.isEmpty else { return appLevel }
         // From the counts of windows per own phase, kept by setOwnPhase(_:of:).
@@ -26,7 +26,7 @@ extension LifecycleModel {
     /// Sets a window's own phase, keeping ``ownPhaseCounts``. Inlined: about half the phase
     /// events of a trace set a window's phase, and the call cost as much as the work.
     @inline(__always)
-    mutating func setOwnPhase(_ phase: ScenePhase?, of index: Int) {
+    mutating func setOwnPhase(_ phase: LifecyclePhase?, of index: Int) {
         ownPhaseCounts.add(openWindows[index].ownPhase, -1)
         openWindows[index].ownPhase = phase
         ownPhaseCounts.add(phase, 1)
@@ -36,7 +36,7 @@ extension LifecycleModel {
     /// into the background (`true`), out of it with a background save pending
     /// (`false`), or neither (`nil`): what ``phasesChanged(seq:t:appBefore:crossed:)`` acts on.
     @inline(__always)
-    private func crossing(_ index: Int, from: ScenePhase, to: ScenePhase) -> Bool? {
+    private func crossing(_ index: Int, from: LifecyclePhase, to: LifecyclePhase) -> Bool? {
         if from != .background && to == .background { return true }
         if from == .background && to != .background && openWindows[index].pendingBackground != nil { return false }
         return nil
@@ -55,7 +55,7 @@ extension LifecycleModel {
         swap(&list, &crossingScratch)
     }
 
-    mutating func applyPhase(seq: UInt64, t: Double, _ newPhase: ScenePhase, window index: Int?, _ rules: inout RuleSet) {
+    mutating func applyPhase(seq: UInt64, t: Double, _ newPhase: LifecyclePhase, window index: Int?, _ rules: inout RuleSet) {
         guard hasRun else { return }
         let appLevelBefore = run.appLevelPhase
         let appBefore = appPhase
@@ -97,7 +97,7 @@ extension LifecycleModel {
     /// background, the same for the app, activities left running in the
     /// background, and the first time the app became active.
     @inline(__always)
-    mutating func phasesChanged(seq: UInt64, t: Double, appBefore: ScenePhase, _ rules: inout RuleSet) {
+    mutating func phasesChanged(seq: UInt64, t: Double, appBefore: LifecyclePhase, _ rules: inout RuleSet) {
         guard hasRun else { return }
         // Most events change nothing that matters here: no window crossed, the
         // app phase stayed, and the app has been active before.
@@ -107,7 +107,7 @@ extension LifecycleModel {
     }
 
     /// ``phasesChanged(seq:t:appBefore:)`` when windows `crossed` into or out of the background.
-    mutating func phasesChanged(seq: UInt64, t: Double, appBefore: ScenePhase, crossed: [(id: Name, intoBackground: Bool)],
+    mutating func phasesChanged(seq: UInt64, t: Double, appBefore: LifecyclePhase, crossed: [(id: Name, intoBackground: Bool)],
                                                        _ rules: inout RuleSet) {
         guard hasRun else { return }
         phasesCrossed(seq: seq, t: t, appBefore: appBefore, newApp: appPhase, crossed: crossed, &rules)
@@ -120,7 +120,7 @@ extension LifecycleModel {
         return versions
     }
 
-    private mutating func phasesCrossed(seq: UInt64, t: Double, appBefore: ScenePhase, newApp: ScenePhase,
+    private mutating func phasesCrossed(seq: UInt64, t: Double, appBefore: LifecyclePhase, newApp: LifecyclePhase,
                                                                crossed: [(id: Name, intoBackground: Bool)], _ rules: inout RuleSet) {
         var ordered = crossed
         if !crossed.isEmpty {

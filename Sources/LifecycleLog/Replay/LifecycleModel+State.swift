@@ -161,7 +161,7 @@ struct OpenWindow {
     var scene: Name
     var canonicalValue: String?
     var restored: Bool
-    var ownPhase: ScenePhase?
+    var ownPhase: LifecyclePhase?
     var openSeq: UInt64
     var seen: SeenVersions
     var sceneKeys = NameMap<KeyState>()
@@ -227,7 +227,7 @@ struct PhaseCounts: Hashable {
     var inactive = 0
     var background = 0
 
-    mutating func add(_ phase: ScenePhase?, _ n: Int) {
+    mutating func add(_ phase: LifecyclePhase?, _ n: Int) {
         switch phase {
         case .active?: active += n
         case .inactive?: inactive += n
@@ -276,7 +276,7 @@ struct RunState {
     var build: String?
     var os: String?
     var appWriter: Int = 0
-    var appLevelPhase: ScenePhase = .inactive
+    var appLevelPhase: LifecyclePhase = .inactive
     var lastAppLevelPhaseSeq: UInt64?
     var seen = SeenVersions(atStart: [], startSeq: 0)
     var appActivities = NameMap<UInt64>()

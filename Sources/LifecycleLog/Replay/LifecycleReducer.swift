@@ -352,10 +352,10 @@ public struct LifecycleReducer: Sendable {
     var run: RunState { model.run }
 
     /// The phase of `window`: its own, or the app-level phase it follows.
-    func phase(of window: OpenWindow) -> ScenePhase { model.phase(of: window) }
+    func phase(of window: OpenWindow) -> LifecyclePhase { model.phase(of: window) }
 
     /// The aggregate app phase.
-    var appPhase: ScenePhase { model.appPhase }
+    var appPhase: LifecyclePhase { model.appPhase }
 
     /// The open window whose id is `id`, if any (a scan: for reports, not the replay path).
     func openWindow(named id: String) -> OpenWindow? { model.openWindow(named: id) }

@@ -12,9 +12,9 @@ public struct LifecycleState: Sendable, Hashable {
     /// Whether the process is running (launched, not terminated).
     public var isRunning: Bool
     /// The aggregate app phase (the `scenePhase` an `App` observes).
-    public var appPhase: ScenePhase?
+    public var appPhase: LifecyclePhase?
     /// The last app-level phase event's phase (or the launch default), which windows without a phase of their own follow.
-    public var appLevelPhase: ScenePhase?
+    public var appLevelPhase: LifecyclePhase?
     /// Open windows, in the order they opened.
     public var windows: [Window]
     /// `app` and `shared` keys with their versions.
@@ -31,7 +31,7 @@ public struct LifecycleState: Sendable, Hashable {
         /// The canonical JSON of the value it presents, if any.
         public var value: String?
         /// Its phase: its own, or the app-level one it follows.
-        public var phase: ScenePhase
+        public var phase: LifecyclePhase
         /// Whether it has had a phase event of its own.
         public var hasOwnPhase: Bool
         /// Whether the system restored it from a previous run.

@@ -28,7 +28,7 @@ struct ReplayEvent: Sendable {
     var t: Double
     var kind: Kind
     /// `phase`: the phase.
-    var phase = ScenePhase.active
+    var phase = LifecyclePhase.active
     /// `write`/`read`: the key's scope.
     var scope = StateScope.scene
     /// `activity`: whether it started or stopped.

@@ -29,13 +29,13 @@ enum Transition {
     /// the app-level phase, from `from` to `to`. The model already holds the new phase. A
     /// window's change is made into a transition only when it skips inactive, or app rules run
     /// (``RuleSet/hearsWindowPhase(from:to:)``).
-    case phaseChanged(window: Int?, from: ScenePhase, to: ScenePhase)
+    case phaseChanged(window: Int?, from: LifecyclePhase, to: LifecyclePhase)
     /// Windows crossed into or out of the background (`crossed`, sorted by id) at one event,
     /// and at least one of them, or the aggregate app phase (`appEntered`), went into it.
     case crossedBackground(crossed: [(id: Name, intoBackground: Bool)], appEntered: Bool)
     /// The aggregate app phase became active for the first time in the run (`firstActive`), or
     /// (app rules only) changed.
-    case appPhaseChanged(from: ScenePhase, to: ScenePhase, firstActive: Bool)
+    case appPhaseChanged(from: LifecyclePhase, to: LifecyclePhase, firstActive: Bool)
     /// Unsaved keys that went to the background at `pending.seq` left it (or the window or the run
     /// ended) with no save between. The model keeps them in ``RunState/missedInBackground``.
     case backgroundSaveMissed(PendingSave)
@@ -65,7 +65,7 @@ struct RunEnd {
     /// What ended it.
     var how: How
     /// The aggregate app phase after the run's last event (Readings 12).
-    var appPhase: ScenePhase
+    var appPhase: LifecyclePhase
 
     /// What ended a run.
     enum How {

@@ -18,7 +18,7 @@ public struct Timeline: Sendable {
         /// Start and end, in ms of `t`.
         public var start: Double, end: Double
         /// The phase.
-        public var phase: ScenePhase
+        public var phase: LifecyclePhase
         /// Index into ``labels``: which window (and scene, value) this is.
         public var label: Int
     }
@@ -247,10 +247,10 @@ struct TimelineBuilder {
         /// The main app's `app` from its first launch that has one.
         var appName: String?
         /// Open windows by instance: row, label, phase, where the current segment began, and the window's id.
-        var lanes: [Int: (row: Int, label: Int, phase: ScenePhase, since: Double, id: String)] = [:]
+        var lanes: [Int: (row: Int, label: Int, phase: LifecyclePhase, since: Double, id: String)] = [:]
         /// Open windows' instances by window id.
         var byWindow: [String: Int] = [:]
-        var appLane: (phase: ScenePhase, since: Double)?
+        var appLane: (phase: LifecyclePhase, since: Double)?
         var freeRows: [Int] = []
         var rowCount = 0
         /// Whether a run of the process was going after its last event.
@@ -324,14 +324,14 @@ struct TimelineBuilder {
     /// Partly filled buckets, by lane (level of detail for quantised timelines).
     var fills: [Lane: BucketFill] = [:]
 
-    static let phaseOrder: [ScenePhase] = [.active, .inactive, .background]
+    static let phaseOrder: [LifecyclePhase] = [.active, .inactive, .background]
 
     /// Records that `lane` was in `phase` from `from` to `to`. On a quantised
     /// timeline, whole buckets keep their phase; a bucket the lane spends in
     /// several phases (or only partly) becomes one segment over the time it
     /// was covered, in the phase it spent most of that time in, so short
     /// phases neither vanish nor multiply segments.
-    mutating func emitSegment(_ lane: Lane, from: Double, to: Double, phase: ScenePhase, label: Int) {
+    mutating func emitSegment(_ lane: Lane, from: Double, to: Double, phase: LifecyclePhase, label: Int) {
         guard to > from else { return }  // nothing to draw
         guard quantum > 0 else { return appendSegment(lane, from: from, to: to, phase: phase, label: label) }
         var a = from
@@ -364,7 +364,7 @@ struct TimelineBuilder {
         appendSegment(lane, from: fill.from, to: fill.to, phase: Self.phaseOrder[best], label: fill.labels[best])
     }
 
-    mutating func appendSegment(_ lane: Lane, from: Double, to: Double, phase: ScenePhase, label: Int) {
+    mutating func appendSegment(_ lane: Lane, from: Double, to: Double, phase: LifecyclePhase, label: Int) {
         if let i = lastSegmentOfLane[lane], segments[i].phase == phase, segments[i].label == label,
            segments[i].end >= from - quantum {
             segments[i].end = to

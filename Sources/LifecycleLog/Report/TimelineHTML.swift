@@ -29,7 +29,7 @@ extension Timeline {
         func raw(_ s: String) { out.append(contentsOf: s.utf8) }
         func str(_ s: String) { JSONWriter.writeString(s, into: &out) }
         func num(_ d: Double) { raw(JSONWriter.number(d)) }
-        let phases: [ScenePhase] = [.active, .inactive, .background]
+        let phases: [LifecyclePhase] = [.active, .inactive, .background]
         raw("{\"trace\":"); str(trace)
         raw(",\"events\":\(events),\"runs\":\(runs),\"start\":"); num(startTime)
         raw(",\"end\":"); num(endTime)

@@ -68,9 +68,9 @@ public enum LifecycleTransition: Sendable, Hashable {
     /// A window is being dismissed (still open in the context's view).
     case windowDismissed(window: String, scene: String)
     /// A `phase` event set a window's own phase, or with `window` nil the app-level phase.
-    case phaseChanged(window: String?, from: ScenePhase, to: ScenePhase)
+    case phaseChanged(window: String?, from: LifecyclePhase, to: LifecyclePhase)
     /// The aggregate app phase (the `scenePhase` an `App` observes) changed.
-    case appPhaseChanged(from: ScenePhase, to: ScenePhase)
+    case appPhaseChanged(from: LifecyclePhase, to: LifecyclePhase)
     /// A key is written by `window` (nil: the app), based on version `base` (the base the event
     /// gave, or the last the writer saw) while the key was at version `current`; it becomes
     /// `current + 1`. The context's view is still the one before the write.
@@ -130,7 +130,7 @@ public struct LifecycleRuleContext: Sendable {
     public var killReason: String? { model.run.endedByKill ? model.names[model.run.killReason] : nil }
 
     /// The aggregate app phase, or `nil` when no process runs.
-    public var appPhase: ScenePhase? { model.isRunning ? model.appPhase : nil }
+    public var appPhase: LifecyclePhase? { model.isRunning ? model.appPhase : nil }
 
     /// The ids of the open windows of scene `scene`, in the order they opened.
     public func openWindows(ofScene scene: String) -> [String] {

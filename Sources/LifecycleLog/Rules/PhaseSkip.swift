@@ -7,7 +7,7 @@ struct PhaseSkip: BuiltInRule {
     }
 
     @inline(never)
-    private func report(window: Int?, from: ScenePhase, to: ScenePhase, _ now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    private func report(window: Int?, from: LifecyclePhase, to: LifecyclePhase, _ now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
         guard model.run.platform != .macOS else { return }
         let subject = window.map { "window \(model.names[model.openWindows[$0].id])" } ?? "the app-level phase"
         findings.report(.phaseSkip, at: now.seq, related: [],
@@ -17,7 +17,7 @@ struct PhaseSkip: BuiltInRule {
 
     /// Whether going from `from` to `to` skips `inactive` (which UIKit never does; AppKit may).
     @inline(__always)
-    static func skipsInactive(_ from: ScenePhase, _ to: ScenePhase) -> Bool {
+    static func skipsInactive(_ from: LifecyclePhase, _ to: LifecyclePhase) -> Bool {
         (from == .background && to == .active) || (from == .active && to == .background)
     }
 }

@@ -49,7 +49,7 @@ struct RuleSet: Sendable {
     /// when it skips inactive (`app-phase-mismatch` hears app-level changes only), or app rules.
     /// Asked before the transition is made: most phase events need no call at all.
     @inline(__always)
-    func hearsWindowPhase(from: ScenePhase, to: ScenePhase) -> Bool {
+    func hearsWindowPhase(from: LifecyclePhase, to: LifecyclePhase) -> Bool {
         hasCustom || PhaseSkip.skipsInactive(from, to)
     }
 

@@ -68,7 +68,7 @@ extension Event {
             kind = .dismiss(window: window, reason: try fields.string("reason"))
         case "phase":
             guard let phaseName = try fields.string("phase") else { throw fields.missing("phase") }
-            guard let phase = ScenePhase(rawValue: phaseName) else {
+            guard let phase = LifecyclePhase(rawValue: phaseName) else {
                 throw FieldError(message: "unknown phase \"\(phaseName)\"; expected active, inactive or background")
             }
             kind = .phase(phase, window: try fields.string("window"))

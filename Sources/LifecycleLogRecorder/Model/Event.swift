@@ -49,7 +49,7 @@ public struct Event: Sendable, Hashable {
         /// The window is gone.
         case dismiss(window: WindowID, reason: String? = nil)
         /// A window's `scenePhase` changed, or with no window, the app-level `scenePhase`.
-        case phase(ScenePhase, window: WindowID? = nil)
+        case phase(LifecyclePhase, window: WindowID? = nil)
         /// An app-delegate-adaptor or scene-delegate callback ran (name without the `application`/`scene` prefix).
         case delegate(callback: String, window: WindowID? = nil)
         /// The app changed a state key; `base` is the version the change was computed from.

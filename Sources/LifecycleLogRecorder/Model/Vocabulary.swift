@@ -1,5 +1,5 @@
-/// A SwiftUI `ScenePhase`: the phase of one window, or of the whole app.
-public enum ScenePhase: String, Sendable, Hashable, CaseIterable {
+/// A SwiftUI `LifecyclePhase`: the phase of one window, or of the whole app.
+public enum LifecyclePhase: String, Sendable, Hashable, CaseIterable {
     /// In the foreground and interactive.
     case active
     /// In the foreground but not receiving events (app switcher, a sheet from the system, launching).

@@ -169,7 +169,7 @@ public final class LifecycleRecorder: Sendable {
 
     /// Records a `scenePhase` change of `window`, or of the app without one.
     /// A `.background` phase commits and syncs before returning.
-    public func phase(_ phase: ScenePhase, window: WindowID? = nil) { record(.phase(phase, window: window)) }
+    public func phase(_ phase: LifecyclePhase, window: WindowID? = nil) { record(.phase(phase, window: window)) }
 
     /// Records an app-delegate-adaptor or scene-delegate callback (`didFinishLaunching`, `sceneWillConnect`, …).
     public func delegate(_ callback: String, window: WindowID? = nil) { record(.delegate(callback: callback, window: window)) }

@@ -85,7 +85,7 @@ public final class RecordedWindow: Sendable {
     ///
     /// - Returns: the window's id, for the glue to store.
     @discardableResult
-    public func phase(_ phase: ScenePhase, stored: WindowID?) -> WindowID {
+    public func phase(_ phase: LifecyclePhase, stored: WindowID?) -> WindowID {
         let id = resolveID(stored: stored)
         scenes.apply { $0.phase(phase, window: id) }
         return id

@@ -73,7 +73,7 @@ public final class SceneRecorder: Sendable {
 
     /// The app-level `scenePhase` (read in the `App`) is `phase`; only a
     /// change is recorded (``WindowTracker/appPhase(_:)``).
-    public func appPhase(_ phase: ScenePhase) { apply { $0.appPhase(phase) } }
+    public func appPhase(_ phase: LifecyclePhase) { apply { $0.appPhase(phase) } }
 
     /// The app knows `window` is gone; records `dismiss` if it is open
     /// (``WindowTracker/dismiss(window:reason:)``).

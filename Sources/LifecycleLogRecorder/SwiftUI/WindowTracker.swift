@@ -57,15 +57,15 @@ public struct WindowTracker: Sendable, Hashable {
         /// Whether its root view is on screen (between `appear` and `disappear`).
         public var isVisible: Bool
         /// Its own phase as last recorded; `nil` until one is.
-        public var phase: ScenePhase?
+        public var phase: LifecyclePhase?
     }
 
     /// The open windows, by id.
     public private(set) var windows: [WindowID: Window] = [:]
     /// Phases that arrived before their window's first `appear`, by window id.
-    public private(set) var heldPhases: [WindowID: ScenePhase] = [:]
+    public private(set) var heldPhases: [WindowID: LifecyclePhase] = [:]
     /// The app-level phase as last recorded; `nil` until one is.
-    public private(set) var appPhase: ScenePhase?
+    public private(set) var appPhase: LifecyclePhase?
 
     /// A tracker with no windows.
     public init() {}
@@ -120,7 +120,7 @@ public struct WindowTracker: Sendable, Hashable {
     /// - Returns: a `phase` event when it differs from the window's last
     ///   recorded phase; nothing when it does not, or when the window has not
     ///   appeared yet (the phase is then held for its `open`).
-    public mutating func phase(_ phase: ScenePhase, window: WindowID) -> [Event.Kind] {
+    public mutating func phase(_ phase: LifecyclePhase, window: WindowID) -> [Event.Kind] {
         guard let open = windows[window] else {
             heldPhases[window] = phase
             return []
@@ -132,7 +132,7 @@ public struct WindowTracker: Sendable, Hashable {
 
     /// The app-level `scenePhase` (read in the `App`) is now `phase`; every
     /// window may report it, and only a change is recorded.
-    public mutating func appPhase(_ phase: ScenePhase) -> [Event.Kind] {
+    public mutating func appPhase(_ phase: LifecyclePhase) -> [Event.Kind] {
         if appPhase == phase { return [] }
         appPhase = phase
         return [.phase(phase, window: nil)]
