@@ -10,7 +10,11 @@ let package = Package(
         // What an app links: the event model, the JSON Lines codec, the recorder
         // and its sinks. No C library, so it builds for every Apple platform.
         .library(name: "LifecycleLogRecorder", targets: ["LifecycleLogRecorder"]),
-        // LMDB traces, replay, the rules and reports (needs liblmdb).
+        // The rules where the app runs: the model, the reducer, the rule catalogue, findings, rule
+        // configuration, replay of JSON Lines and of events in memory, the minimizer's core.
+        // No C library: it builds for every Apple platform.
+        .library(name: "LifecycleLogRules", targets: ["LifecycleLogRules"]),
+        // LMDB traces, the codec, the collector and reports (needs liblmdb); re-exports LifecycleLogRules.
         .library(name: "LifecycleLog", targets: ["LifecycleLog"]),
         // The SwiftUI glue: one modifier per window; builds where SwiftUI exists.
         .library(name: "LifecycleLogSwiftUI", targets: ["LifecycleLogSwiftUI"]),
@@ -46,8 +50,12 @@ let package = Package(
             dependencies: ["LifecycleLogRecorder"]
         ),
         .target(
+            name: "LifecycleLogRules",
+            dependencies: ["LifecycleLogRecorder"]
+        ),
+        .target(
             name: "LifecycleLog",
-            dependencies: ["LifecycleLogRecorder", "CLMDB", "CLMDBGuard"]
+            dependencies: ["LifecycleLogRules", "LifecycleLogRecorder", "CLMDB", "CLMDBGuard"]
         ),
         .executableTarget(
             name: "replay",

@@ -2,3 +2,7 @@
 // LifecycleLogRecorder, which apps link without liblmdb. Everything that
 // imports LifecycleLog sees them too, as before the split.
 @_exported import LifecycleLogRecorder
+
+// The model, the reducer, the rules and findings live in LifecycleLogRules,
+// which apps link without liblmdb, to check their sessions where they run.
+@_exported import LifecycleLogRules

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogRules
 
 /// Trace format version 2 data (issue 12): the JSON Lines codec reads it only
 /// under a version-2 header, stored layout 2 holds it, and version-1 traces

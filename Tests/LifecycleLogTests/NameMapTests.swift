@@ -1,5 +1,6 @@
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogRules
 
 /// `NameMap`, the small map behind a window's scene keys and activities: the
 /// same answers as a dictionary through growth past the linear-scan limit,

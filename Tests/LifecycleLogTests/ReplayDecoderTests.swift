@@ -1,5 +1,6 @@
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogRules
 
 /// The replay decoder (``EventCodec/decodeForReplay(_:symbols:extras:)``)
 /// against the full one: the same records accepted, the same fields read.

@@ -19,28 +19,9 @@ enum EventCodec {
     /// The bit of the tag byte that says an extension follows the layout-1 fields.
     static let extensionFlag: UInt8 = 0x80
 
-    enum Tag: UInt8, Sendable {
-        case unknown = 0, launch, terminate, open, dismiss, phase, delegate, write, read, save, activity, mark, kill
+    /// The stored format's tag for each event kind (defined beside the reducer, which switches on it).
+    typealias Tag = EventTag
 
-        /// The kind's name in the `event` field (an unknown kind carries its own).
-        var name: String {
-            switch self {
-            case .unknown: return "unknown"
-            case .launch: return "launch"
-            case .terminate: return "terminate"
-            case .open: return "open"
-            case .dismiss: return "dismiss"
-            case .phase: return "phase"
-            case .delegate: return "delegate"
-            case .write: return "write"
-            case .read: return "read"
-            case .save: return "save"
-            case .activity: return "activity"
-            case .mark: return "mark"
-            case .kill: return "kill"
-            }
-        }
-    }
 
 
     // MARK: Encoding

@@ -24,31 +24,6 @@ extension LifecyclePhase {
     }
 }
 
-extension StateScope {
-    /// The code in FORMAT.md's scope table.
-    @inline(__always)
-    var storedCode: UInt8 {
-        switch self {
-        case .scene: return 1
-        case .app: return 2
-        case .shared: return 3
-        case .group: return 4
-        case .document: return 5
-        }
-    }
-
-    @inline(__always)
-    init?(storedCode: UInt8) {
-        switch storedCode {
-        case 1: self = .scene
-        case 2: self = .app
-        case 3: self = .shared
-        case 4: self = .group
-        case 5: self = .document
-        default: return nil
-        }
-    }
-}
 
 extension ActivityState {
     /// The code in FORMAT.md's state table.

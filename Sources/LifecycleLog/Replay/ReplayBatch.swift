@@ -1,21 +1,5 @@
 import Dispatch
 
-/// Consecutive events decoded for replay, with the ``ReplayExtra``s they
-/// point at and the names their ``Name``s mean.
-struct ReplayBatch: Sendable {
-    /// The seq of ``events``' first element.
-    var firstSeq: UInt64
-    var events: [ReplayEvent] = []
-    var extras: [ReplayExtra] = []
-    /// The trace's symbol table as of this batch (a trace only ever appends to it).
-    var symbols: [String]
-
-    init(firstSeq: UInt64, symbols: [String]) {
-        self.firstSeq = firstSeq
-        self.symbols = symbols
-    }
-}
-
 /// Replays a trace file on two threads: a reader decodes batches of events
 /// (liblmdb, the fault guard, the decoder) while the caller's thread folds
 /// the previous batch through the reducer. The reader runs at most

@@ -4,40 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// What replaying one trace found.
-public struct ReplayReport: Sendable, Hashable {
-    /// The trace's path, as given.
-    public var trace: String
-    /// The number of events replayed.
-    public var events: UInt64
-    /// The number of runs (launches).
-    public var runs: Int
-    /// The findings, sorted by seq, then rule (empty when they were streamed).
-    public var findings: [Finding]
-    /// The number of `error` findings.
-    public var errors: Int
-    /// The number of `warning` findings.
-    public var warnings: Int
-
-    /// Creates a report of `findings`.
-    public init(trace: String, events: UInt64, runs: Int, findings: [Finding]) {
-        self.init(trace: trace, events: events, runs: runs, findings: findings,
-                  errors: findings.count { $0.severity == .error }, warnings: findings.count { $0.severity == .warning })
-    }
-
-    /// Creates a report whose findings were counted as they streamed by.
-    public init(trace: String, events: UInt64, runs: Int, findings: [Finding], errors: Int, warnings: Int) {
-        self.trace = trace
-        self.events = events
-        self.runs = runs
-        self.findings = findings
-        self.errors = errors
-        self.warnings = warnings
-    }
-}
-
-/// Replays trace files through a ``LifecycleReducer``.
-public enum Replayer {
+/// Trace files: `.lmdb` traces beside the JSON Lines and in-memory replay of `LifecycleLogRules`.
+extension Replayer {
     /// Whether `path` is a JSON Lines trace rather than a trace file: `-`
     /// (standard input), a name ending in `.jsonl` or `.ndjson` (in any case),
     /// or, under any other name but `.lmdb`, a file whose content is JSON Lines
@@ -139,6 +107,10 @@ public enum Replayer {
     public static func replay(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
                               customRules: [any LifecycleRule] = [],
                               progress: ((UInt64) -> Void)? = nil, onFinding: (Finding) throws -> Void) throws -> ReplayReport {
+        if isJSONLines(path) {
+            return try replay(jsonLines: path, configuration: configuration, customRules: customRules,
+                              progress: progress, dropTornFinalRecord: path != "-", onFinding: onFinding)
+        }
         if let problem = CustomRules.problem(with: customRules) { throw LifecycleLogError(.invalidArgument, problem) }
         var reducer = customRules.isEmpty
             ? LifecycleReducer(configuration: configuration)
@@ -150,27 +122,7 @@ public enum Replayer {
                 try onFinding(f)
             }
         }
-        if isJSONLines(path) {
-            // Findings of a JSON Lines trace carry the file line of their event.
-            var lines = LineMap()
-            func handLocated(_ findings: [Finding]) throws {
-                try hand(findings.map { f in
-                    var located = f
-                    located.line = lines.line(of: f.seq)
-                    return located
-                })
-            }
-            try JSONLinesDecoder.forEachEvent(inFile: path, tornFinalRecord: Self.dropTorn(path)) { seq, line, event in
-                lines.note(seq: seq, line: line)
-                reducer.apply(seq: seq, event)
-                if !reducer.findings.isEmpty { try handLocated(reducer.takeSettledFindings()) }
-                if lines.needsPruning { lines.forget(below: reducer.watermark(after: seq)) }
-                if let progress, seq & 0xFFFF == 0 { progress(seq) }
-            }
-            reducer.finish()
-            try handLocated(reducer.takeSettledFindings())
-            return ReplayReport(trace: path, events: reducer.eventCount, runs: reducer.runCount, findings: [], errors: errors, warnings: warnings)
-        } else {
+        do {
             try PipelinedReplay.forEachBatch(of: path) { batch in
                 reducer.names.adopt(batch.symbols)
                 var seq = batch.firstSeq

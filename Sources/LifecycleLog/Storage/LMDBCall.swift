@@ -39,6 +39,10 @@ enum LMDBCall {
                 "the trace file is damaged: liblmdb found a broken page (\(what)); recover what is still readable with `replay export --salvage`",
                 path: path, lmdbStatus: status, function: "\(function)")
         }
+        // An errno value (ENOENT, ENOSPC, …): the system's message, as every file error gives it.
+        if status > 0 {
+            return SystemCallError.error(function, status, path: path)
+        }
         switch status {
         case MDB_INVALID, MDB_VERSION_MISMATCH:
             code = .notATrace
@@ -49,18 +53,6 @@ enum LMDBCall {
         case MDB_MAP_FULL:
             code = .storage
             advice = "the trace's map is full; this is retried automatically, so seeing it means the map could not grow (check free disk space)"
-        case ENOENT:
-            code = .io
-            advice = "no such file; check the path"
-        case EACCES, EPERM, EROFS:
-            code = .io
-            advice = "permission denied; check that the file and its folder are readable (and writable when recording)"
-        case ENOSPC, EFBIG, EDQUOT:
-            code = .io
-            advice = "the disk or the file-size limit is full; free space and try again (what was committed before is kept)"
-        case EIO:
-            code = .io
-            advice = "a write or read failed (disk out of space, a file-size limit, or a device error); free space and try again (what was committed before is kept)"
         default:
             code = status > 0 && status < MDB_KEYEXIST ? .io : .storage
             advice = "see liblmdb's message"

@@ -1,0 +1,46 @@
+import LifecycleLogRecorder
+
+/// The event kinds as the stored format tags them (trace-format.md, FORMAT.md): one byte per kind.
+/// The reducer switches on it; `EventCodec` in `LifecycleLog` stores it.
+package enum EventTag: UInt8, Sendable {
+    case unknown = 0, launch, terminate, open, dismiss, phase, delegate, write, read, save, activity, mark, kill
+
+    /// The kind's name in the `event` field (an unknown kind carries its own).
+    package var name: String {
+        switch self {
+        case .unknown: return "unknown"
+        case .launch: return "launch"
+        case .terminate: return "terminate"
+        case .open: return "open"
+        case .dismiss: return "dismiss"
+        case .phase: return "phase"
+        case .delegate: return "delegate"
+        case .write: return "write"
+        case .read: return "read"
+        case .save: return "save"
+        case .activity: return "activity"
+        case .mark: return "mark"
+        case .kill: return "kill"
+        }
+    }
+}
+extension Event {
+    /// The stored format's tag for the kind.
+    package var tag: EventTag {
+        switch kind {
+        case .launch: return .launch
+        case .terminate: return .terminate
+        case .kill: return .kill
+        case .open: return .open
+        case .dismiss: return .dismiss
+        case .phase: return .phase
+        case .delegate: return .delegate
+        case .write: return .write
+        case .read: return .read
+        case .save: return .save
+        case .activity: return .activity
+        case .mark: return .mark
+        case .unknown: return .unknown
+        }
+    }
+}

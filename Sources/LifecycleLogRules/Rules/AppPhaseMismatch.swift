@@ -1,0 +1,19 @@
+/// `app-phase-mismatch`: an app-level phase event disagrees with the windows that have phases of their own.
+package struct AppPhaseMismatch: BuiltInRule {
+    @inline(__always)
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+        guard case .phaseChanged(nil, _, let newPhase) = transition else { return }
+        // The aggregate of the windows with phases of their own, from the model's counts of them
+        // (kept by `setOwnPhase`): no scan of the windows at each app-level phase event.
+        let counts = model.ownPhaseCounts
+        guard counts.active + counts.inactive + counts.background > 0 else { return }
+        let aggregate: LifecyclePhase = counts.active > 0 ? .active : counts.inactive > 0 ? .inactive : .background
+        if aggregate != newPhase { report(newPhase, aggregate: aggregate, now, &findings) }
+    }
+
+    @inline(never)
+    private func report(_ newPhase: LifecyclePhase, aggregate: LifecyclePhase, _ now: EventTime, _ findings: inout FindingQueue) {
+        findings.report(.appPhaseMismatch, at: now.seq, related: [], subject: FindingSubject(details: ["\(newPhase.rawValue) over \(aggregate.rawValue)"]),
+                        "The app-level phase became \(newPhase.rawValue), but the windows with phases of their own add up to \(aggregate.rawValue). The App's scenePhase is the aggregate of its scenes; record the App's onChange(of: scenePhase) and each window's from the same source, in the order they happen.")
+    }
+}

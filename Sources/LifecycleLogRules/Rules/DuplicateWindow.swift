@@ -1,0 +1,53 @@
+/// `duplicate-window`: a second window of a single-instance scene, a second window for the same
+/// value, or (rules version 2) a second immersive space of the process while one is open.
+package struct DuplicateWindow: BuiltInRule {
+    @inline(__always)
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+        guard case .windowOpened(let index, let declaration?) = transition else { return }
+        if declaration.known == .immersiveSpace {
+            immersive(index, declaration, now, &model, &findings)
+            return
+        }
+        let scene = model.openWindows[index].scene
+        let canonical = model.openWindows[index].canonicalValue
+        guard declaration.isSingleInstance || (canonical != nil && declaration.isPerValue) else { return }
+        let singleInstance = declaration.isSingleInstance
+        // The earliest other open window of the same scene (and value), found in place.
+        var earliest: Int?
+        for i in model.openWindows.indices
+        where i != index && model.openWindows[i].scene == scene && (singleInstance || model.openWindows[i].canonicalValue == canonical) {
+            if earliest.map({ model.openWindows[i].openSeq < model.openWindows[$0].openSeq }) ?? true { earliest = i }
+        }
+        if let earliest { report(index, other: earliest, declaration, now, model, &findings) }
+    }
+
+    /// An `ImmersiveSpace` opens: any open window of any `ImmersiveSpace` scene is one too many.
+    @inline(never)
+    private func immersive(_ index: Int, _ declaration: DeclaredScene, _ now: EventTime, _ model: inout LifecycleModel,
+                           _ findings: inout FindingQueue) {
+        var earliest: Int?
+        for i in model.openWindows.indices where i != index && model.run.scenes[model.openWindows[i].scene]?.known == .immersiveSpace {
+            if earliest.map({ model.openWindows[i].openSeq < model.openWindows[$0].openSeq }) ?? true { earliest = i }
+        }
+        if let earliest { report(index, other: earliest, declaration, now, model, &findings) }
+    }
+
+    @inline(never)
+    private func report(_ index: Int, other otherIndex: Int, _ declaration: DeclaredScene, _ now: EventTime, _ model: LifecycleModel,
+                        _ findings: inout FindingQueue) {
+        let names = model.names
+        let window = model.openWindows[index]
+        let other = (id: model.openWindows[otherIndex].id, openSeq: model.openWindows[otherIndex].openSeq)
+        let singleInstance = declaration.isSingleInstance
+        if declaration.known == .immersiveSpace {
+            findings.report(.duplicateWindow, at: now.seq, related: [other.openSeq], subject: model.subject(windows: [index, otherIndex]),
+                            "Immersive space \"\(names[window.id])\" of scene \"\(names[window.scene])\" opens while immersive space \"\(names[other.id])\" (scene \"\(names[model.openWindows[otherIndex].scene])\", opened at seq \(other.openSeq)) is still open: SwiftUI shows one immersive space at a time, and openImmersiveSpace fails while another is open. Call dismissImmersiveSpace() and wait for it before opening another, and check the result of openImmersiveSpace.")
+            return
+        }
+        let fix = singleInstance
+            ? "A \(declaration.kind.rawValue) scene has one window: SwiftUI brings the open one forward instead. Check whether it is open before calling openWindow(id:), or use a WindowGroup if several are wanted."
+            : "SwiftUI brings the existing window for an equal value forward instead of opening another. Open it with openWindow(value:) so SwiftUI can find it, and do not create windows for values that already have one."
+        findings.report(.duplicateWindow, at: now.seq, related: [other.openSeq], subject: model.subject(windows: [index]),
+                        "Window \"\(names[window.id])\" of scene \"\(names[window.scene])\" opens while window \"\(names[other.id])\" (opened at seq \(other.openSeq)) of the same scene\(singleInstance ? "" : " and value \(window.canonicalValue ?? "")") is still open. \(fix)")
+    }
+}

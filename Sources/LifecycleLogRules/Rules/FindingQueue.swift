@@ -1,0 +1,72 @@
+/// Where rules report: findings wait here until no later event can join
+/// them (the watermark, ARCHITECTURE.md "Streaming findings"), then become
+/// final in (seq, rule) order.
+package struct FindingQueue: Sendable {
+    /// Which rules run and at which severity.
+    let configuration: RuleConfiguration
+    /// Findings that a later event may still join (their seq is at or past the watermark).
+    var unsettled: [Finding] = []
+    /// The (rule, seq) pairs of ``unsettled``: one finding per rule and seq.
+    var reportedSlots: Set<FindingSlot> = []
+    /// Findings that are final, sorted by seq then rule.
+    var settled: [Finding] = []
+    /// The process the findings reported now are about, when it is not the main app: their
+    /// messages name it (trace format 2).
+    var process: String?
+
+    init(configuration: RuleConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Reports a finding of `rule` at the severity the configuration gives it (none: off), about
+    /// `subject` (its identity across devices, ``FindingSubject``).
+    mutating func report(_ rule: Rule, at seq: UInt64, related: [UInt64], subject: FindingSubject? = nil, _ message: String) {
+        report(rule, severity: configuration.severity(of: rule), at: seq, related: related, subject: subject, message)
+    }
+
+    /// Reports a finding of `rule` at `severity` (`nil`: dropped). The first finding of a rule at a seq wins.
+    mutating func report(_ rule: Rule, severity: Severity?, at seq: UInt64, related: [UInt64], subject: FindingSubject? = nil,
+                         _ message: String) {
+        guard let severity else { return }
+        guard reportedSlots.insert(FindingSlot(seq: seq, rule: rule)).inserted else { return }  // one finding per rule and seq
+        let related = Array(Set(related.filter { $0 != seq && $0 > 0 })).sorted()
+        let text = process.map { "\(message) (In process \"\($0)\".)" } ?? message
+        // A finding about another process than the app is about that process too.
+        let about = process.flatMap { p in subject.map { $0.adding(detail: "process:\(p)") } } ?? subject
+        unsettled.append(Finding(rule: rule, severity: severity, seq: seq, related: related, message: text, subject: about))
+    }
+
+    /// Makes every finding anchored below `mark` final, in order.
+    mutating func settle(below mark: UInt64) {
+        guard unsettled.contains(where: { $0.seq < mark }) else { return }
+        var final: [Finding] = []
+        unsettled.removeAll { finding in
+            guard finding.seq < mark else { return false }
+            final.append(finding)
+            reportedSlots.remove(FindingSlot(seq: finding.seq, rule: finding.rule))
+            return true
+        }
+        final.sort { a, b in a.seq != b.seq ? a.seq < b.seq : a.rule < b.rule }
+        settled.append(contentsOf: final)
+    }
+}
+
+/// A rule at a seq: there is at most one finding for each.
+package struct FindingSlot: Hashable {
+    var seq: UInt64
+    var rule: Rule
+}
+
+/// The event being applied, for anchors and durations.
+package struct EventTime: Sendable {
+    var seq: UInt64 = 0
+    var t: Double = 0
+}
+
+/// A rule of the catalogue: a value holding its own state, told every transition it
+/// listens to (``RuleSet`` routes them) with the model as it is at that moment.
+/// It reports through `findings` and reads no other rule's state.
+package protocol BuiltInRule: Sendable {
+    /// Hears one transition at the event `now`.
+    mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue)
+}

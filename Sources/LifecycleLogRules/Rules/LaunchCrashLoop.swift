@@ -1,0 +1,67 @@
+/// `launch-crash-loop` (rules version 3): a run failed to launch (a launch with UI that never
+/// became active and ended by a recorded crash or watchdog kill, or with no known cause while not
+/// in the background) right after another run of its process that failed to launch, within the
+/// limit of it (rules.md, Readings 22 and 23). One finding per loop, at the second failed run's end.
+package struct LaunchCrashLoop: BuiltInRule {
+    /// The longest time, in milliseconds of `t`, from one failed launch's `launch` to the next's.
+    let limit: Double
+    /// The run of this process just ended, when it failed to launch: its number, `launch` and end event.
+    private var previous: (run: Int, launchSeq: UInt64, launchT: Double, endSeq: UInt64)?
+    /// Whether the loop that ``previous`` belongs to has been reported.
+    private var reported = false
+
+    init(limit: Double) {
+        self.limit = limit
+    }
+
+    @inline(__always)
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+        guard case .runEnded(let end) = transition else { return }
+        judge(end, model, &findings)
+    }
+
+    /// Whether a run that ended at `end` failed to launch (Readings 22).
+    static func failedToLaunch(_ run: RunState, _ end: RunEnd) -> Bool {
+        guard SlowLaunch.judges(run), !run.everActive else { return false }
+        if let kill = end.kill, kill.reason == .crash || kill.reason == .watchdog { return true }
+        return end.isUnexplained(underDebugger: run.debugger) && end.appPhase != .background
+    }
+
+    @inline(never)
+    private mutating func judge(_ end: RunEnd, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+        let run = model.run
+        guard Self.failedToLaunch(run, end) else {
+            previous = nil
+            reported = false
+            return
+        }
+        defer { previous = (run.number, run.launchSeq, run.launchT, end.seq) }
+        guard let first = previous, first.run == run.number - 1, run.launchT - first.launchT <= limit else {
+            reported = false
+            return
+        }
+        guard !reported else { return }
+        reported = true
+        report(first: first, end, model, &findings)
+    }
+
+    private func report(first: (run: Int, launchSeq: UInt64, launchT: Double, endSeq: UInt64), _ end: RunEnd, _ model: LifecycleModel,
+                        _ findings: inout FindingQueue) {
+        let run = model.run
+        let names = model.names
+        let how: String
+        if let kill = end.kill {
+            how = "was killed (reason \"\(names[kill.name])\") at seq \(end.seq)"
+        } else {
+            how = "ended with nothing recorded (the next launch came at seq \(end.seq))"
+        }
+        let restored = model.openWindows.filter(\.restored).sorted { $0.openSeq < $1.openSeq }
+            .map { "\(names[$0.id]) (scene \(names[$0.scene]))" }
+        let restoringText = restored.isEmpty ? "" : " It was restoring \(restored.count == 1 ? "window" : "windows") \(restored.joined(separator: ", ")) when it ended: a crash while restoring saved state is the usual cause."
+        let gap = JSONWriter.number(run.launchT - first.launchT)
+        let restoring = model.openWindows.indices.filter { model.openWindows[$0].restored }
+        findings.report(.launchCrashLoop, at: end.seq, related: [first.launchSeq, first.endSeq, run.launchSeq],
+                        subject: model.subject(windows: restoring, details: [end.kill.map { "kill:\(names[$0.name])" } ?? "nothing recorded"]),
+                        "Run \(run.number) (launched at seq \(run.launchSeq), \(gap) ms after run \(first.run) at seq \(first.launchSeq), which also died before becoming active) \(how) without ever becoming active: the app fails at launch again and again.\(restoringText) Make restoration tolerate bad saved state (decode with try? and fall back to an empty window, check that a document still exists), avoid force unwraps in App.init and the first view, and look in the crash logs for these times.")
+    }
+}

@@ -1,0 +1,23 @@
+/// `phase-skip`: outside macOS, a phase went between background and active without inactive between.
+package struct PhaseSkip: BuiltInRule {
+    @inline(__always)
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+        guard case .phaseChanged(let window, let from, let to) = transition, Self.skipsInactive(from, to) else { return }
+        report(window: window, from: from, to: to, now, model, &findings)
+    }
+
+    @inline(never)
+    private func report(window: Int?, from: LifecyclePhase, to: LifecyclePhase, _ now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+        guard model.run.platform != .macOS else { return }
+        let subject = window.map { "window \(model.names[model.openWindows[$0].id])" } ?? "the app-level phase"
+        findings.report(.phaseSkip, at: now.seq, related: [],
+                        subject: model.subject(windows: window.map { [$0] } ?? [], details: ["\(window == nil ? "app-level " : "")\(from.rawValue) to \(to.rawValue)"]),
+                        "On \(model.run.platform.rawValue), \(subject) went straight from \(from.rawValue) to \(to.rawValue) without inactive between; UIKit's scene life cycle always passes through foreground-inactive. If the recorder missed the inactive change, observe scenePhase in every window's root view; if the trace is hand-written, add the inactive step.")
+    }
+
+    /// Whether going from `from` to `to` skips `inactive` (which UIKit never does; AppKit may).
+    @inline(__always)
+    static func skipsInactive(_ from: LifecyclePhase, _ to: LifecyclePhase) -> Bool {
+        (from == .background && to == .active) || (from == .active && to == .background)
+    }
+}

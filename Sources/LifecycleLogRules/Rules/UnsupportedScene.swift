@@ -1,0 +1,23 @@
+/// `unsupported-scene`: a launch declares a scene kind its platform does not have.
+package struct UnsupportedScene: BuiltInRule {
+    @inline(__always)
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+        guard case .runStarted(let launch) = transition,
+              launch.scenes.contains(where: { !Self.platform(launch.platform, supports: $0.known) }) else { return }
+        let unsupported = launch.scenes.filter { !Self.platform(launch.platform, supports: $0.known) }
+        let shown = unsupported.map { "\($0.kind.rawValue) \"\(model.names[$0.id])\"" }.joined(separator: ", ")
+        findings.report(.unsupportedScene, at: now.seq, related: [],
+                        subject: FindingSubject(scenes: unsupported.map { model.names[$0.id] }, details: [launch.platform.rawValue]),
+                        "The launch on \(launch.platform.rawValue) declares \(shown), which \(launch.platform.rawValue) does not have. Wrap the scene in #if os(…) so that it is declared only where it exists.")
+    }
+
+    static func platform(_ platform: Platform, supports kind: KnownSceneKind) -> Bool {
+        switch kind {
+        case .settings, .menuBarExtra: return platform == .macOS
+        case .window: return platform == .macOS || platform == .visionOS
+        case .immersiveSpace: return platform == .visionOS
+        case .documentGroup: return platform != .tvOS && platform != .watchOS
+        case .windowGroup, .other: return true
+        }
+    }
+}
