@@ -124,14 +124,7 @@ extension Replayer {
         }
         do {
             try PipelinedReplay.forEachBatch(of: path) { batch in
-                reducer.names.adopt(batch.symbols)
-                var seq = batch.firstSeq
-                for event in batch.events {
-                    reducer.apply(seq: seq, event, extras: batch.extras)
-                    if reducer.hasSettled { try hand(reducer.takeSettledFindings()) }
-                    if let progress, seq & 0xFFFF == 0 { progress(seq) }
-                    seq += 1
-                }
+                try reducer.apply(batch, progress: progress, settled: hand)
             }
         }
         reducer.finish()

@@ -2,8 +2,29 @@ import LifecycleLogRecorder
 
 /// The event kinds as the stored format tags them (trace-format.md, FORMAT.md): one byte per kind.
 /// The reducer switches on it; `EventCodec` in `LifecycleLog` stores it.
-package enum EventTag: UInt8, Sendable {
+@usableFromInline package enum EventTag: UInt8, Sendable {
     case unknown = 0, launch, terminate, open, dismiss, phase, delegate, write, read, save, activity, mark, kill
+
+    /// The kind of a stored tag byte (`nil` past the last kind): inlinable, as the stored
+    /// codec in `LifecycleLog` calls it once an event.
+    @inlinable @inline(__always) package init?(rawValue: UInt8) {
+        switch rawValue {
+        case 0: self = .unknown
+        case 1: self = .launch
+        case 2: self = .terminate
+        case 3: self = .open
+        case 4: self = .dismiss
+        case 5: self = .phase
+        case 6: self = .delegate
+        case 7: self = .write
+        case 8: self = .read
+        case 9: self = .save
+        case 10: self = .activity
+        case 11: self = .mark
+        case 12: self = .kill
+        default: return nil
+        }
+    }
 
     /// The kind's name in the `event` field (an unknown kind carries its own).
     package var name: String {

@@ -90,7 +90,8 @@ public struct LifecycleReducer: Sendable {
 
     /// Applies one event whose names are already this reducer's (see ``NameTable/adopt(_:)``).
     /// `extras` holds the ``ReplayExtra`` the event's ``ReplayEvent/extraIndex`` points at, if any.
-    package mutating func apply(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra]) {
+    @inline(__always)
+    mutating func apply(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra]) {
         eventCount += 1
         lastSeq = seq
         if event.process != currentProcess && event.kind != .mark {

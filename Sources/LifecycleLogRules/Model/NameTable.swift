@@ -2,7 +2,7 @@
 /// event kind), as a number into its ``NameTable``. Replaying a stored trace,
 /// the numbers are the trace's own symbol ids, so no string is touched on the
 /// hot path; events built in memory are interned on the way in.
-package typealias Name = UInt32
+@usableFromInline package typealias Name = UInt32
 
 /// The strings behind the reducer's ``Name``s.
 package struct NameTable: Sendable {

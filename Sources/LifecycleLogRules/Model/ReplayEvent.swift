@@ -14,55 +14,55 @@
 /// (its signal and `by` in its ``ReplayExtra/kill``); a `write`'s or `read`'s
 /// `document` is ``ReplayExtra/document``; a launch's new fields are in
 /// ``ReplayLaunch``.
-package struct ReplayEvent: Sendable {
+@usableFromInline package struct ReplayEvent: Sendable {
     /// The event kinds, as the stored format tags them.
-    package typealias Kind = EventTag
+    @usableFromInline package typealias Kind = EventTag
 
     /// ``window`` when the event names none.
-    package static let noWindow = Name.max
+    @inlinable package static var noWindow: Name { .max }
     /// ``process`` of an event about the main app process (no `process` field).
-    package static let mainProcess = Name.max
+    @inlinable package static var mainProcess: Name { .max }
     /// ``name`` of a `save` without an `id`.
-    package static let noName = Name.max
+    @inlinable package static var noName: Name { .max }
 
-    package var t: Double
-    package var kind: Kind
+    @usableFromInline package var t: Double
+    @usableFromInline package var kind: Kind
     /// `phase`: the phase.
-    package var phase = LifecyclePhase.active
+    @usableFromInline package var phase = LifecyclePhase.active
     /// `write`/`read`: the key's scope.
-    package var scope = StateScope.scene
+    @usableFromInline package var scope = StateScope.scene
     /// `activity`: whether it started or stopped.
-    package var activityState = ActivityState.start
+    @usableFromInline package var activityState = ActivityState.start
     /// `open`: whether the system restored the window.
-    package var restored = false
-    package var hasVersion = false
+    @usableFromInline package var restored = false
+    @usableFromInline package var hasVersion = false
     /// `delegate`: whether the callback is `willTerminate` (which ends the run, trace-format.md Readings 9).
-    package var isWillTerminate = false
+    @usableFromInline package var isWillTerminate = false
     /// `save`: its `stage` (`nil`: an instantaneous save).
-    package var saveStage: SaveStage?
-    package var window: Name = ReplayEvent.noWindow
+    @usableFromInline package var saveStage: SaveStage?
+    @usableFromInline package var window: Name = ReplayEvent.noWindow
     /// `write`/`read`: the key; `open`: the scene; `activity`: its name; an unknown kind: the kind;
     /// `kill`: the reason; `save`: its `id` (``noName`` without one); `delegate`: the callback.
-    package var name: Name = 0
+    @usableFromInline package var name: Name = 0
     /// `write`: the base; `read`: the version (when ``hasVersion``).
-    package var version: UInt64 = 0
+    @usableFromInline package var version: UInt64 = 0
     /// Where its ``ReplayExtra`` is in the batch that carries it (``noExtra``: it has none).
-    package var extraIndex: UInt32 = ReplayEvent.noExtra
+    @usableFromInline package var extraIndex: UInt32 = ReplayEvent.noExtra
 
     /// The process the event is about (``mainProcess``: the main app).
-    package var process: Name = ReplayEvent.mainProcess
+    @usableFromInline package var process: Name = ReplayEvent.mainProcess
 
     /// An event of `kind` at `t`, every other field at its default (the decoder fills them in).
-    package init(t: Double, kind: Kind) {
+    @inlinable package init(t: Double, kind: Kind) {
         self.t = t
         self.kind = kind
     }
 
     /// ``extraIndex`` of an event without a ``ReplayExtra``.
-    package static let noExtra = UInt32.max
+    @inlinable package static var noExtra: UInt32 { .max }
 
     /// Appends `extra` to a batch's `extras` and points ``extraIndex`` at it.
-    package mutating func attach(_ extra: ReplayExtra, to extras: inout [ReplayExtra]) {
+    @inlinable @inline(__always) package mutating func attach(_ extra: ReplayExtra, to extras: inout [ReplayExtra]) {
         extraIndex = UInt32(extras.count)
         extras.append(extra)
     }
@@ -76,7 +76,7 @@ package struct ReplayEvent: Sendable {
 }
 
 /// The fields of the few events that carry more than numbers.
-package final class ReplayExtra: Sendable {
+@usableFromInline package final class ReplayExtra: Sendable {
     package let launch: ReplayLaunch?
     /// An `open`'s value.
     package let value: JSONValue?

@@ -15,3 +15,22 @@ package struct ReplayBatch: Sendable {
         self.symbols = symbols
     }
 }
+
+extension LifecycleReducer {
+    /// Folds every event of `batch`, in order, handing each group of settled findings to
+    /// `settled`. The per-event loop lives here, beside the reducer, so that the `.lmdb` replay
+    /// in `LifecycleLog` crosses the module boundary once a batch, not once an event.
+    ///
+    /// - Parameter progress: called with the seq replayed, every 65,536 events.
+    package mutating func apply(_ batch: borrowing ReplayBatch, progress: ((UInt64) -> Void)?,
+                                settled: ([Finding]) throws -> Void) throws {
+        names.adopt(batch.symbols)
+        var seq = batch.firstSeq
+        for event in batch.events {
+            apply(seq: seq, event, extras: batch.extras)
+            if hasSettled { try settled(takeSettledFindings()) }
+            if let progress, seq & 0xFFFF == 0 { progress(seq) }
+            seq += 1
+        }
+    }
+}
