@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// `scripts/check-app-build` sets this to build the app-facing targets as an Apple platform sees
+// them, with liblmdb hidden: the dependencies that exist only where liblmdb is (Linux) are left out.
+let asOnApplePlatforms = Context.environment["LIFECYCLELOG_AS_ON_APPLE_PLATFORMS"] == "1"
+
 let package = Package(
     name: "LifecycleLog",
     // The recorder runs inside apps: ContinuousClock, SwiftUI's openWindow and
@@ -65,8 +69,12 @@ let package = Package(
             ]
         ),
         .target(
+            // Assertions for an app's tests: they run where the app does (the iOS simulator, a
+            // device), so they need only the C-free rules. `.lmdb` traces and the timeline
+            // attachment come with LifecycleLog where liblmdb is: on Linux.
             name: "LifecycleLogTesting",
-            dependencies: ["LifecycleLog"]
+            dependencies: ["LifecycleLogRules"]
+                + (asOnApplePlatforms ? [] : [.target(name: "LifecycleLog", condition: .when(platforms: [.linux]))])
         ),
         .testTarget(
             name: "LifecycleLogTests",

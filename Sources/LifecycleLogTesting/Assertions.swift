@@ -1,4 +1,8 @@
+#if canImport(LifecycleLog)
 import LifecycleLog
+#else
+import LifecycleLogRules
+#endif
 
 /// Fails the current test unless replaying the trace at `path` finds nothing.
 ///
@@ -18,7 +22,8 @@ import LifecycleLog
 /// and its HTML timeline.
 ///
 /// - Parameters:
-///   - path: a `.lmdb` trace file or a `.jsonl` trace.
+///   - path: a `.jsonl` trace (a `SpoolSink`'s file, a fixture), or, where liblmdb is (Linux), a
+///     `.lmdb` trace file.
 ///   - configuration: the rules to run, as `replay --rules` sets them.
 ///   - customRules: the app's own rules, run beside the catalogue's (see `LifecycleRule`).
 ///   - fileID: the file the assertion is written in; leave the default.
@@ -31,7 +36,7 @@ public func assertNoFindings(
     customRules: [any LifecycleRule] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
-    check(path, expected: [], configuration: configuration, customRules: customRules,
+    check(.trace(path), expected: [], exhaustivity: .on, configuration: configuration, customRules: customRules,
           at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
@@ -51,8 +56,11 @@ public func assertNoFindings(
 /// ```
 ///
 /// - Parameters:
-///   - path: a `.lmdb` trace file or a `.jsonl` trace.
-///   - expected: the findings replay should report, and no others.
+///   - path: a `.jsonl` trace (a `SpoolSink`'s file, a fixture), or, where liblmdb is (Linux), a
+///     `.lmdb` trace file.
+///   - expected: the findings replay should report.
+///   - exhaustivity: `.on` (the default): no other finding may be reported; `.off`: other
+///     findings are ignored (see ``Exhaustivity``).
 ///   - configuration: the rules to run, as `replay --rules` sets them.
 ///   - customRules: the app's own rules, run beside the catalogue's (see `LifecycleRule`).
 ///   - fileID: the file the assertion is written in; leave the default.
@@ -62,21 +70,26 @@ public func assertNoFindings(
 public func assertFindings(
     inTrace path: String,
     _ expected: [ExpectedFinding],
+    exhaustivity: Exhaustivity = .on,
     configuration: RuleConfiguration = RuleConfiguration(),
     customRules: [any LifecycleRule] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
-    check(path, expected: expected, configuration: configuration, customRules: customRules,
+    check(.trace(path), expected: expected, exhaustivity: exhaustivity, configuration: configuration, customRules: customRules,
           at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
 /// Flushes `recorder`, then fails the current test unless replaying what it
 /// has recorded finds nothing.
 ///
+/// Any sink works where its events can be read back: a `MemorySink` (its events), a `SpoolSink`
+/// (its file), and, where liblmdb is (Linux), a `TraceFileSink`. A `CollectorSink`'s events are on
+/// the collector: assert over its trace with ``assertNoFindings(inTrace:configuration:customRules:fileID:filePath:line:column:)``.
 /// The recorder stays open: record more, and assert again.
 ///
 /// ```swift
-/// let recorder = try LifecycleRecorder(path: tracePath)
+/// let sink = MemorySink()
+/// let recorder = LifecycleRecorder(sink: sink)
 /// model.run(recordingInto: recorder)
 /// assertNoFindings(in: recorder)
 /// ```
@@ -95,19 +108,21 @@ public func assertNoFindings(
     customRules: [any LifecycleRule] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
-    check(recorder, expected: [], configuration: configuration, customRules: customRules,
+    check(.recorder(recorder), expected: [], exhaustivity: .on, configuration: configuration, customRules: customRules,
           at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
 /// Flushes `recorder`, then fails the current test unless replaying what it
 /// has recorded finds exactly `expected`.
 ///
-/// See ``assertFindings(inTrace:_:configuration:customRules:fileID:filePath:line:column:)``
+/// See ``assertFindings(inTrace:_:exhaustivity:configuration:customRules:fileID:filePath:line:column:)``
 /// for how findings are matched and how a difference reads.
 ///
 /// - Parameters:
 ///   - recorder: the recorder; its events are committed before the replay.
-///   - expected: the findings replay should report, and no others.
+///   - expected: the findings replay should report.
+///   - exhaustivity: `.on` (the default): no other finding may be reported; `.off`: other
+///     findings are ignored (see ``Exhaustivity``).
 ///   - configuration: the rules to run, as `replay --rules` sets them.
 ///   - customRules: the app's own rules, run beside the catalogue's (see `LifecycleRule`).
 ///   - fileID: the file the assertion is written in; leave the default.
@@ -117,45 +132,100 @@ public func assertNoFindings(
 public func assertFindings(
     in recorder: LifecycleRecorder,
     _ expected: [ExpectedFinding],
+    exhaustivity: Exhaustivity = .on,
     configuration: RuleConfiguration = RuleConfiguration(),
     customRules: [any LifecycleRule] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
-    check(recorder, expected: expected, configuration: configuration, customRules: customRules,
+    check(.recorder(recorder), expected: expected, exhaustivity: exhaustivity, configuration: configuration, customRules: customRules,
           at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
-private func check(_ recorder: LifecycleRecorder, expected: [ExpectedFinding], configuration: RuleConfiguration, customRules: [any LifecycleRule],
-                   at site: CallSite) {
-    do {
-        try recorder.flush()
-    } catch {
-        TestFailure.record("\(recorder.path): could not commit the recorded events before replaying them: \(error)", at: site)
-        return
-    }
-    check(recorder.path, expected: expected, configuration: configuration, customRules: customRules, at: site)
+/// Fails the current test unless replaying `events` (seq n is the nth) finds nothing.
+///
+/// ```swift
+/// let events: [Event] = [
+///     Event(t: 0, .launch(Event.Launch(platform: .iOS, scenes: [SceneDeclaration(id: "main", kind: .windowGroup)]))),
+///     Event(t: 1, .open(window: "w1", scene: "main")),
+/// ]
+/// assertNoFindings(in: events)
+/// ```
+///
+/// - Parameters:
+///   - events: the session's events, in order.
+///   - configuration: the rules to run, as `replay --rules` sets them.
+///   - customRules: the app's own rules, run beside the catalogue's (see `LifecycleRule`).
+///   - fileID: the file the assertion is written in; leave the default.
+///   - filePath: the file the assertion is written in; leave the default.
+///   - line: the line of the assertion; leave the default.
+///   - column: the column of the assertion; leave the default.
+public func assertNoFindings(
+    in events: [Event],
+    configuration: RuleConfiguration = RuleConfiguration(),
+    customRules: [any LifecycleRule] = [],
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
+    check(.events(events), expected: [], exhaustivity: .on, configuration: configuration, customRules: customRules,
+          at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
-private func check(_ path: String, expected: [ExpectedFinding], configuration: RuleConfiguration, customRules: [any LifecycleRule],
-                   at site: CallSite) {
-    guard var failure = failureMessage(trace: path, expected: expected, configuration: configuration, customRules: customRules) else { return }
-    if !TestFailure.inSwiftTesting, let timeline = TraceAttachments.writeTimeline(beside: path, configuration: configuration) {
+/// Fails the current test unless replaying `events` (seq n is the nth) finds `expected`.
+///
+/// See ``assertFindings(inTrace:_:exhaustivity:configuration:customRules:fileID:filePath:line:column:)``
+/// for how findings are matched and how a difference reads.
+///
+/// - Parameters:
+///   - events: the session's events, in order.
+///   - expected: the findings replay should report.
+///   - exhaustivity: `.on` (the default): no other finding may be reported; `.off`: other
+///     findings are ignored (see ``Exhaustivity``).
+///   - configuration: the rules to run, as `replay --rules` sets them.
+///   - customRules: the app's own rules, run beside the catalogue's (see `LifecycleRule`).
+///   - fileID: the file the assertion is written in; leave the default.
+///   - filePath: the file the assertion is written in; leave the default.
+///   - line: the line of the assertion; leave the default.
+///   - column: the column of the assertion; leave the default.
+public func assertFindings(
+    in events: [Event],
+    _ expected: [ExpectedFinding],
+    exhaustivity: Exhaustivity = .on,
+    configuration: RuleConfiguration = RuleConfiguration(),
+    customRules: [any LifecycleRule] = [],
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
+    check(.events(events), expected: expected, exhaustivity: exhaustivity, configuration: configuration, customRules: customRules,
+          at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+}
+
+private func check(_ session: RecordedSession, expected: [ExpectedFinding], exhaustivity: Exhaustivity,
+                   configuration: RuleConfiguration, customRules: [any LifecycleRule], at site: CallSite) {
+    guard var failure = failureMessage(session, expected: expected, exhaustivity: exhaustivity,
+                                       configuration: configuration, customRules: customRules) else { return }
+    if !TestFailure.inSwiftTesting, let file = session.file,
+       let timeline = TraceAttachments.writeTimeline(beside: file, configuration: configuration) {
         // XCTest has no attachments outside Apple's platforms: the timeline goes beside the trace.
         failure += "\nThe timeline of this trace, written for this failure: \(timeline) (open it in a browser)"
     }
     TestFailure.record(failure, at: site)
-    TraceAttachments.record(trace: path, configuration: configuration, at: site)
+    TraceAttachments.record(session, configuration: configuration, at: site)
 }
 
-/// What an assertion on the trace at `path` reports: `nil` when it passes,
-/// else the failure message (the findings' difference, or why the trace could not be replayed).
-func failureMessage(trace path: String, expected: [ExpectedFinding], configuration: RuleConfiguration,
-                    customRules: [any LifecycleRule] = []) -> String? {
+/// What an assertion on `session` reports: `nil` when it passes, else the failure message (the
+/// findings' difference, or why the session could not be replayed).
+func failureMessage(_ session: RecordedSession, expected: [ExpectedFinding], exhaustivity: Exhaustivity = .on,
+                    configuration: RuleConfiguration, customRules: [any LifecycleRule] = []) -> String? {
     let report: ReplayReport
     do {
-        report = try Replayer.replay(path, configuration: configuration, customRules: customRules)
+        report = try session.replay(configuration: configuration, customRules: customRules)
     } catch {
-        return "could not replay the trace: \(error)"
+        return "\(session.name): could not replay the session: \(error)"
     }
-    return FindingsDifference(trace: path, actual: report.findings, expected: expected)?.description
+    return FindingsDifference(trace: session.name, actual: report.findings, expected: expected,
+                              exhaustivity: exhaustivity)?.description
+}
+
+/// What an assertion on the trace at `path` reports (see ``failureMessage(_:expected:exhaustivity:configuration:customRules:)``).
+func failureMessage(trace path: String, expected: [ExpectedFinding], configuration: RuleConfiguration,
+                    customRules: [any LifecycleRule] = []) -> String? {
+    failureMessage(.trace(path), expected: expected, configuration: configuration, customRules: customRules)
 }

@@ -1,7 +1,7 @@
-import LifecycleLog
+import LifecycleLogRules
 
 /// A finding a test expects replay to report, for
-/// ``assertFindings(inTrace:_:configuration:customRules:fileID:filePath:line:column:)``.
+/// ``assertFindings(inTrace:_:exhaustivity:configuration:customRules:fileID:filePath:line:column:)``.
 ///
 /// Replay reports at most one finding per rule and seq, so a rule and the seq
 /// of the event it is anchored at name a finding. The severity and the message

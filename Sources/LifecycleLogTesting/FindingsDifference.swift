@@ -1,4 +1,4 @@
-import LifecycleLog
+import LifecycleLogRules
 
 /// How the findings replay reported differ from those a test expected: the
 /// pure core of the assertions, which report its ``description`` as a test failure.
@@ -24,21 +24,31 @@ public struct FindingsDifference: Sendable, Hashable, CustomStringConvertible {
         case missing(ExpectedFinding)
         /// A finding replay reported that was not expected.
         case unexpected(Finding)
+        /// A finding replay reported that a non-exhaustive assertion did not name: context, not a failure.
+        case ignored(Finding)
     }
 
     /// The trace's path, as given.
     public var trace: String
     /// Whether the test expected no findings at all.
     public var expectedNone: Bool
+    /// Whether findings the test did not name fail it (``Exhaustivity/on``) or are context (``Exhaustivity/off``).
+    public var exhaustivity: Exhaustivity = .on
     /// Every line, in report order (seq, then rule); a missing line comes
     /// before an unexpected one at the same seq and rule.
     public var lines: [Line]
 
     /// Compares `actual` findings of the trace at `trace` with `expected` ones.
     ///
-    /// - Returns: `nil` when every expected finding was reported and nothing
+    /// - Parameters:
+    ///   - trace: how the failure message names the session (a path, `memory`, `events`).
+    ///   - actual: the findings replay reported.
+    ///   - expected: the findings the test expected.
+    ///   - exhaustivity: with ``Exhaustivity/off``, a finding that was not expected is not a
+    ///     difference; it is listed as context when an expected one is missing.
+    /// - Returns: `nil` when every expected finding was reported and (exhaustively) nothing
     ///   else was, else the difference.
-    public init?(trace: String, actual: [Finding], expected: [ExpectedFinding]) {
+    public init?(trace: String, actual: [Finding], expected: [ExpectedFinding], exhaustivity: Exhaustivity = .on) {
         let actual = actual.sorted { ($0.seq, $0.rule) < ($1.seq, $1.rule) }
         var lines: [Line] = []
         var used = Array(repeating: false, count: actual.count)
@@ -53,18 +63,23 @@ public struct FindingsDifference: Sendable, Hashable, CustomStringConvertible {
             }
         }
         for (i, f) in actual.enumerated() where !used[i] {
-            lines.append(.unexpected(f))
-            failed = true
+            if exhaustivity == .on {
+                lines.append(.unexpected(f))
+                failed = true
+            } else {
+                lines.append(.ignored(f))
+            }
         }
         guard failed else { return nil }
         self.trace = trace
+        self.exhaustivity = exhaustivity
         expectedNone = expected.isEmpty
         // Report order; at one (seq, rule): the found one, the expected one, then the unexpected one.
         func order(_ i: Int) -> (UInt64, Rule, Int, Int) {
             switch lines[i] {
             case .matched(let f): return (f.seq, f.rule, 0, i)
             case .missing(let e): return (e.seq, e.rule, 1, i)
-            case .unexpected(let f): return (f.seq, f.rule, 2, i)
+            case .unexpected(let f), .ignored(let f): return (f.seq, f.rule, 2, i)
             }
         }
         self.lines = lines.indices.sorted { order($0) < order($1) }.map { lines[$0] }
@@ -80,17 +95,21 @@ public struct FindingsDifference: Sendable, Hashable, CustomStringConvertible {
     /// The failure message: a header, one line per finding, and how to look closer.
     public var description: String {
         let unexpected = lines.count { if case .unexpected = $0 { true } else { false } }
+        let ignored = lines.count { if case .ignored = $0 { true } else { false } }
         var out = expectedNone
             ? "\(trace): expected no lifecycle findings, but replay found \(unexpected) (actual +):\n"
-            : "\(trace): the lifecycle findings differ from those expected (expected −, actual +):\n"
+            : "\(trace): the lifecycle findings differ from those expected (expected −, actual +\(exhaustivity == .off ? "; non-exhaustive: \(ignored) not asserted, marked ·" : "")):\n"
         for line in lines {
             switch line {
             case .matched(let f): out += "  \(Self.describe(f))\n"
             case .missing(let e): out += "− \(e)\n"
             case .unexpected(let f): out += "+ \(Self.describe(f))\n"
+            case .ignored(let f): out += "· \(Self.describe(f))\n"
             }
         }
-        out += "To see them on a timeline: replay report \(trace) -o timeline.html"
+        out += trace == "events" || trace == "memory"
+            ? "To see them on a timeline: write the events to a .jsonl file (Event.jsonLine) and run replay report FILE -o timeline.html"
+            : "To see them on a timeline: replay report \(trace) -o timeline.html"
         return out
     }
 }

@@ -3,7 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(LifecycleLog)
 import LifecycleLog
+#else
+import LifecycleLogRules
+#endif
 #if canImport(Testing)
 import Testing
 #endif
@@ -19,23 +23,38 @@ enum TraceAttachments {
     /// Traces larger than this are not attached (the timeline still is).
     static let maxTraceBytes = 64 << 20
 
-    /// Attaches the trace at `path` and its timeline, replayed with `configuration`.
-    static func record(trace path: String, configuration: RuleConfiguration, at site: CallSite) {
+    /// Attaches the session: its file and, where the reports are (`LifecycleLog`), its timeline,
+    /// replayed with `configuration`; events in memory as a `.jsonl` file (at most
+    /// ``maxTraceBytes`` of it).
+    static func record(_ session: RecordedSession, configuration: RuleConfiguration, at site: CallSite) {
         #if canImport(Testing) && compiler(>=6.2)
         guard TestFailure.inSwiftTesting else { return }
+        if let events = session.events {
+            var text = ""
+            for event in events {
+                text += event.jsonLine + "\n"
+                if text.utf8.count > maxTraceBytes { return }
+            }
+            Attachment.record(Array(text.utf8), named: "session.jsonl", sourceLocation: site.sourceLocation)
+            return
+        }
+        guard let path = session.file else { return }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         if let bytes = contents(of: path, limit: maxTraceBytes) {
             Attachment.record(bytes, named: name, sourceLocation: site.sourceLocation)
         }
+        #if canImport(LifecycleLog)
         if let timeline = try? Timeline.build(path, configuration: configuration) {
             Attachment.record(timeline.html(), named: "\(name).timeline.html", sourceLocation: site.sourceLocation)
         }
+        #endif
         #endif
     }
 
     /// Writes the HTML timeline of the trace at `path` to `PATH.timeline.html`
     /// and returns that path, or `nil` when it could not be built or written.
     static func writeTimeline(beside path: String, configuration: RuleConfiguration) -> String? {
+        #if canImport(LifecycleLog)
         guard let timeline = try? Timeline.build(path, configuration: configuration) else { return nil }
         let target = path + ".timeline.html"
         guard let file = fopen(target, "wb") else { return nil }
@@ -46,6 +65,9 @@ enum TraceAttachments {
             return nil
         }
         return target
+        #else
+        return nil
+        #endif
     }
 
     /// The bytes of the file at `path`, read `chunkSize` bytes at a time, or

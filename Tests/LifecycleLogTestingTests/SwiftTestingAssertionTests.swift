@@ -77,7 +77,7 @@ import Testing
         withKnownIssue {
             assertNoFindings(inTrace: missing)
         } matching: { issue in
-            issue.comments.map(\.rawValue).first?.hasPrefix("could not replay the trace: ") == true
+            issue.comments.map(\.rawValue).first?.hasPrefix("\(missing): could not replay the session: ") == true
         }
     }
 }

@@ -91,7 +91,7 @@ final class XCTestAssertionTests: XCTestCase {
         let folder = TemporaryFolder()
         let missing = folder.file("missing.lmdb")
         let message = try XCTUnwrap(failureMessage(trace: missing, expected: [], configuration: RuleConfiguration()))
-        XCTAssertTrue(message.hasPrefix("could not replay the trace: "), message)
+        XCTAssertTrue(message.hasPrefix("\(missing): could not replay the session: "), message)
         XCTAssertTrue(message.contains(missing), message)
     }
 

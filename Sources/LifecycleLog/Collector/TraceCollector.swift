@@ -39,7 +39,7 @@ import Darwin
 /// after it, never letting `t` go backwards in the trace.
 ///
 /// Every message given to `run(log:)` has client text (process names, echoed
-/// values) made visible with ``VisibleText``, so it is safe for a terminal.
+/// values) made visible with `VisibleText`, so it is safe for a terminal.
 public final class TraceCollector: @unchecked Sendable {
     // @unchecked Sendable: only `stop()` may be called from another thread, and it only writes to `wakeWrite`;
     // everything else belongs to the thread in `run`.

@@ -76,7 +76,7 @@ extension Replayer {
     ///     last line, as a killed writer leaves, is dropped as `replay import` drops it: see
     ///     ``tornFinalRecord(in:)``).
     ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
-    ///   - customRules: an app's own rules, run beside the catalogue's (see ``LifecycleRule``).
+    ///   - customRules: an app's own rules, run beside the catalogue's (see `LifecycleRule`).
     ///   - progress: called with the number of events replayed so far, every 65,536 events.
     /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace, and
     ///   `invalidArgument` when two of `customRules` share an id or one has a catalogue id.
@@ -98,10 +98,10 @@ extension Replayer {
     ///     last line, as a killed writer leaves, is dropped as `replay import` drops it: see
     ///     ``tornFinalRecord(in:)``).
     ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
-    ///   - customRules: an app's own rules, run beside the catalogue's (see ``LifecycleRule``).
+    ///   - customRules: an app's own rules, run beside the catalogue's (see `LifecycleRule`).
     ///   - progress: called with the number of events replayed so far, every 65,536 events.
     ///   - onFinding: called with each finding once it is final.
-    /// - Returns: the report's counts; its ``ReplayReport/findings`` is empty.
+    /// - Returns: the report's counts; its `ReplayReport.findings` is empty.
     /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace, or what `onFinding` throws;
     ///   `invalidArgument` when two of `customRules` share an id or one has a catalogue id.
     public static func replay(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
@@ -144,7 +144,7 @@ extension Replayer {
     }
 
     /// Every process's state rebuilt just after the event `seq` (or after the last event when
-    /// `seq` is `nil`), each with its ``LifecycleState/process``: the main app first, then the
+    /// `seq` is `nil`), each with its `LifecycleState.process`: the main app first, then the
     /// other processes (trace format 2) in the order their first event came. A process that
     /// only recorded marks (a test runner) has no state. With `process`, only that process's
     /// (`""`: the main app). A trace with no event of any process before `seq` gives the main

@@ -2,7 +2,7 @@
 /// code-scanning services recognise a finding from one run to the next, and the
 /// same bug in sessions recorded on different devices as one.
 ///
-/// The identity is the rule and the finding's ``FindingSubject``: the scenes, the
+/// The identity is the rule and the finding's `FindingSubject`: the scenes, the
 /// keys with their scopes, and a few stable words the rule adds (a kill's
 /// reason, an event kind, the process). Window ids, which every device names
 /// differently (a UUID kept in `@SceneStorage`), seqs, run numbers, times and

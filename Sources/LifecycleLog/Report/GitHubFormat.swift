@@ -8,7 +8,7 @@
 public enum GitHubWorkflow {
     /// A command's message, escaped as the runner expects: `%`, `\r` and `\n`
     /// as `%25`, `%0D` and `%0A`. Other control characters from the trace are
-    /// made visible (``VisibleText``), so none reaches the log raw.
+    /// made visible (`VisibleText`), so none reaches the log raw.
     public static func escapeData(_ text: String) -> String {
         VisibleText.escape(text) { c in
             switch c {

@@ -3,7 +3,7 @@ extension ReportRenderer {
     /// characters become entities, and characters XML 1.0 does not allow
     /// (most C0 controls, U+FFFE, U+FFFF), which no character reference can
     /// carry either, are written as visible escapes such as `\u{1}`
-    /// (``VisibleText``). Newlines and tabs stay, for the multi-line bodies.
+    /// (`VisibleText`). Newlines and tabs stay, for the multi-line bodies.
     static func xml(_ text: String) -> String {
         VisibleText.escape(text) { c in
             switch c {

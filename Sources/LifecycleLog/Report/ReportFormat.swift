@@ -1,7 +1,7 @@
 /// The output formats of `replay`.
 public enum ReportFormat: String, Sendable, CaseIterable {
     /// Compiler-style lines (`trace.jsonl:LINE: error: [rule] message (seq S)`,
-    /// `trace.lmdb: seq S: error: [rule] message`; see ``Finding/location(in:)``) and a summary.
+    /// `trace.lmdb: seq S: error: [rule] message`; see `Finding.location(in:)`) and a summary.
     case text
     /// The spec's report object (`rules.md`, "Report").
     case json

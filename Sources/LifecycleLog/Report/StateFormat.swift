@@ -1,5 +1,5 @@
 extension LifecycleState {
-    /// Several processes' states (``Replayer/states(of:at:process:)``) as text: the tables of
+    /// Several processes' states (`Replayer.states(of:at:process:)`) as text: the tables of
     /// each, under the process's name when there are several or the one is not the main app.
     public static func table(_ states: [LifecycleState]) -> String {
         if states.count == 1 { return states[0].table() }
@@ -63,7 +63,7 @@ extension LifecycleState {
     }
 
     /// `rows` as columns padded to their widest cell, with control characters
-    /// from the trace made visible (``VisibleText``).
+    /// from the trace made visible (`VisibleText`).
     static func align(_ rows: [[String]]) -> String {
         let rows = rows.map { $0.map(VisibleText.escape) }
         let widths = (0..<rows[0].count).map { col in rows.map { $0[col].count }.max() ?? 0 }

@@ -95,6 +95,9 @@ public final class LifecycleRecorder: Sendable {
     private let queue = DispatchQueue(label: "LifecycleRecorder")
     /// Where the events go, as the sink names it (a file path, `host:port`).
     public let destination: String
+    /// The sink, kept after ``close()`` so that tests can read back what it holds
+    /// (`LifecycleLogTesting` replays a `MemorySink`'s events or a `SpoolSink`'s file).
+    package let sink: any RecordingSink
 
     /// Starts recording into `sink`. Never fails: a sink that cannot write
     /// reports it through ``lastError`` and the events wait in memory.
@@ -112,6 +115,7 @@ public final class LifecycleRecorder: Sendable {
                 maxPendingEvents: Int = 100_000) {
         self.maxPendingEvents = max(1, maxPendingEvents)
         destination = sink.destination
+        self.sink = sink
         self.durability = durability
         self.clock = clock
         origin = clock()

@@ -61,7 +61,7 @@ public struct LifecycleState: Sendable, Hashable {
 
 extension LifecycleReducer {
     /// The state, after the last applied event, of the process of that event (the main app
-    /// for a trace of one process). ``Replayer/states(of:at:process:)`` gives every process's.
+    /// for a trace of one process). `Replayer.states(of:at:process:)` (in `LifecycleLog`) gives every process's.
     public var state: LifecycleState {
         var state = model.state(seq: lastSeq)
         if currentProcess != ReplayEvent.mainProcess { state.process = model.names[currentProcess] }

@@ -2,7 +2,7 @@
 /// app: the scenes and keys concerned and, for some rules, a word saying which case of the rule it
 /// is. Window ids, seqs, run numbers, times, versions and document URLs, which differ from one
 /// session or device to the next, are never part of it. It is the identity behind SARIF's
-/// `partialFingerprints` (``FindingFingerprints``, rules.md section 5): the same bug in a thousand
+/// `partialFingerprints` (`FindingFingerprints` (in `LifecycleLog`), rules.md section 5): the same bug in a thousand
 /// sessions has one subject.
 ///
 /// ```swift
