@@ -25,6 +25,9 @@ let package = Package(
         // For UI-test targets: XCUIApplication.terminate(recordingTo:) and friends.
         .library(name: "LifecycleLogXCUITest", targets: ["LifecycleLogXCUITest"]),
         .library(name: "LifecycleLogTesting", targets: ["LifecycleLogTesting"]),
+        // The `replay` command line as a library: `ReplayCommand.main(appRules:)` runs it with an
+        // app's own rules, from a five-line executable of the app team's.
+        .library(name: "LifecycleLogCommandLine", targets: ["LifecycleLogCommandLine"]),
         .executable(name: "replay", targets: ["replay"]),
     ],
     dependencies: [
@@ -61,12 +64,16 @@ let package = Package(
             name: "LifecycleLog",
             dependencies: ["LifecycleLogRules", "LifecycleLogRecorder", "CLMDB", "CLMDBGuard"]
         ),
-        .executableTarget(
-            name: "replay",
+        .target(
+            name: "LifecycleLogCommandLine",
             dependencies: [
                 "LifecycleLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "replay",
+            dependencies: ["LifecycleLogCommandLine"]
         ),
         .target(
             // Assertions for an app's tests: they run where the app does (the iOS simulator, a

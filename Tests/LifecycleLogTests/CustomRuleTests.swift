@@ -124,7 +124,7 @@ final class CustomRuleTests: XCTestCase {
         // No save and no later event: finish() decides it. The catalogue's unsaved-at-exit does not
         // come (no run end); the finding at seq 7 comes before nothing else.
         let trace = firing.split(separator: "\n").prefix(7).joined(separator: "\n") + "\n"
-        var reducer = LifecycleReducer(customRules: rules)
+        var reducer = try LifecycleReducer(customRules: rules)
         for (i, event) in try events(trace).enumerated() { reducer.apply(seq: UInt64(i + 1), event) }
         XCTAssertEqual(reducer.findings.map(\.seq), [5], "seq 7 waits for its deadline")
         reducer.finish()

@@ -28,7 +28,7 @@ final class RulesVersion2RunTests: XCTestCase {
                           launch(t: 2), willTerminate, launch(t: 60),
                           kill("user", t: 70), launch(t: 80),
                           launch(t: 90), willTerminate(t: 92), kill("crash", t: 95))
-        var reducer = LifecycleReducer(customRules: [RunEnds()])
+        var reducer = try LifecycleReducer(customRules: [RunEnds()])
         for (i, event) in try events(jsonl).enumerated() { reducer.apply(seq: UInt64(i + 1), event) }
         reducer.finish()
         let ends = reducer.findings.filter { $0.rule == .custom("run-ends") }.map(\.message)

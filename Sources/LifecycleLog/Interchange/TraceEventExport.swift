@@ -39,11 +39,13 @@ public enum TraceEventExport {
     /// var json = ""
     /// try TraceEventExport.write("session.lmdb") { json += $0 }
     /// ```
+    /// - Parameter customRules: an app's own rules, whose findings are exported beside the catalogue's.
     /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace, or what `body` throws.
     public static func write(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
+                             customRules: [any LifecycleRule] = [],
                              _ body: (String) throws -> Void) throws {
         var findings: [Finding] = []
-        _ = try Replayer.replay(path, configuration: configuration) { findings.append($0) }
+        _ = try Replayer.replay(path, configuration: configuration, customRules: customRules) { findings.append($0) }
         var writer = TraceEventWriter(findings: findings, configuration: configuration)
         writer.start(source: ExpectedReport.fileName(path))
         try Replayer.forEachEvent(in: path) { seq, event in

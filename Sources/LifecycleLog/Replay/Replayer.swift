@@ -111,10 +111,7 @@ extension Replayer {
             return try replay(jsonLines: path, configuration: configuration, customRules: customRules,
                               progress: progress, dropTornFinalRecord: path != "-", onFinding: onFinding)
         }
-        if let problem = CustomRules.problem(with: customRules) { throw LifecycleLogError(.invalidArgument, problem) }
-        var reducer = customRules.isEmpty
-            ? LifecycleReducer(configuration: configuration)
-            : LifecycleReducer(configuration: configuration, customRules: customRules)
+        var reducer = try LifecycleReducer(configuration: configuration, appRules: customRules)
         var errors = 0, warnings = 0
         func hand(_ findings: [Finding]) throws {
             for f in findings {

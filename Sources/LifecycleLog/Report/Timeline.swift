@@ -138,17 +138,24 @@ public struct Timeline: Sendable {
 
     /// Builds the timeline of the trace at `path` (two streaming passes).
     ///
-    /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace.
-    public static func build(_ path: String, configuration: RuleConfiguration = RuleConfiguration()) throws -> Timeline {
-        try build(path, configuration: configuration, placedWarnings: maxDetailedFindings, placedErrors: maxPlacedErrors)
+    /// - Parameters:
+    ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
+    ///   - customRules: an app's own rules, whose findings are drawn beside the catalogue's.
+    /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace, or `invalidArgument`
+    ///   for app rules that cannot run together (an id of the catalogue, one used twice).
+    public static func build(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
+                             customRules: [any LifecycleRule] = []) throws -> Timeline {
+        try build(path, configuration: configuration, customRules: customRules,
+                  placedWarnings: maxDetailedFindings, placedErrors: maxPlacedErrors)
     }
 
-    /// ``build(_:configuration:)`` with other caps on the findings placed one by one (for tests).
-    static func build(_ path: String, configuration: RuleConfiguration, placedWarnings: Int, placedErrors: Int,
+    /// ``build(_:configuration:customRules:)`` with other caps on the findings placed one by one (for tests).
+    static func build(_ path: String, configuration: RuleConfiguration, customRules: [any LifecycleRule] = [],
+                      placedWarnings: Int, placedErrors: Int,
                       exactLimit: UInt64 = Timeline.exactLimit) throws -> Timeline {
         var first: Double?
         var last: Double = 0
-        var reducer = LifecycleReducer(configuration: configuration)
+        var reducer = try LifecycleReducer(configuration: configuration, appRules: customRules)
         var kept: [Finding] = []  // placed one by one, in stream order (seq, rule)
         var aggregation = FindingAggregation()  // the rest, counted per stretch
         var errors = 0, warnings = 0, keptErrors = 0, keptWarnings = 0

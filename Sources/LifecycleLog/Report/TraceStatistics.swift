@@ -48,10 +48,12 @@ public struct TraceStatistics: Sendable {
     /// (`""`: the main app), of that process's events and findings only.
     ///
     /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace, or
-    ///   `invalidArgument` when `process` has no event in the trace (naming the processes that have).
+    ///   `invalidArgument` when `process` has no event in the trace (naming the processes that have)
+    ///   or `customRules` (an app's own rules, counted beside the catalogue's) cannot run together.
     public static func gather(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
+                              customRules: [any LifecycleRule] = [],
                               process: String? = nil) throws -> TraceStatistics {
-        var reducer = LifecycleReducer(configuration: configuration)
+        var reducer = try LifecycleReducer(configuration: configuration, appRules: customRules)
         var perKind: [String: UInt64] = [:]
         var first: Double?
         var last: Double = 0

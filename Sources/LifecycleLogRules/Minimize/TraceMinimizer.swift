@@ -48,11 +48,19 @@ public enum TraceMinimizer {
     /// The rule's what-if rules are switched on when `rule` is one
     /// (`kill-exposure`), whatever `configuration` says.
     ///
+    /// An app's own rule (`customRules`, run beside the catalogue) can be kept too: pass
+    /// `.custom(id)` as `rule`.
+    ///
     /// - Throws: `LifecycleLogError` `invalidArgument` when the rule does
-    ///   not fire in `events` (at `seq`), when `seq` is past the end, or when
-    ///   `configuration` switches the rule off.
+    ///   not fire in `events` (at `seq`), when `seq` is past the end, when
+    ///   `configuration` switches the rule off, or when `customRules` cannot run together.
     public static func minimize(_ events: [Event], rule: Rule, seq: UInt64? = nil,
-                                configuration: RuleConfiguration = RuleConfiguration()) throws -> Result {
+                                configuration: RuleConfiguration = RuleConfiguration(),
+                                customRules: [any LifecycleRule] = []) throws -> Result {
+        if let problem = CustomRules.problem(with: customRules) { throw LifecycleLogError(.invalidArgument, problem) }
+        if case .custom(let id) = rule, !customRules.contains(where: { $0.id == id }) {
+            throw LifecycleLogError(.invalidArgument, "no rule \"\(id)\": it is neither in the catalogue nor among the app rules passed")
+        }
         var configuration = configuration
         if rule == .killExposure { configuration.explore = true }
         guard configuration.severity(of: rule) != nil else {
@@ -61,7 +69,8 @@ public enum TraceMinimizer {
         if let seq, seq == 0 || seq > UInt64(events.count) {
             throw LifecycleLogError(.invalidArgument, "there is no event with seq \(seq): the trace has \(events.count) events")
         }
-        var search = Search(events: events, rule: rule, anchor: seq.map { Int($0) - 1 }, configuration: configuration)
+        var search = Search(events: events, rule: rule, anchor: seq.map { Int($0) - 1 }, configuration: configuration,
+                            customRules: customRules)
         if seq == nil {
             // Without --seq, a candidate must keep one of the original's findings of the rule (at the
             // same event), not one that removing events created elsewhere (say, by removing a save).
@@ -77,7 +86,8 @@ public enum TraceMinimizer {
         }
         let kept = search.run()
         let minimal = kept.map { events[$0] }
-        var reducer = LifecycleReducer(configuration: configuration)
+        // `try!`: `customRules` were checked above.
+        var reducer = try! LifecycleReducer(configuration: configuration, appRules: customRules)
         for (i, event) in minimal.enumerated() { reducer.apply(seq: UInt64(i + 1), event) }
         reducer.finish()
         let findings = reducer.findings
@@ -97,6 +107,7 @@ private struct Search {
     let rule: Rule
     let anchor: Int?
     let configuration: RuleConfiguration
+    let customRules: [any LifecycleRule]
     let count: Int
     /// The events in the reducer's own form, their names interned once.
     let prepared: [ReplayEvent]
@@ -112,10 +123,11 @@ private struct Search {
     var originalAnchors: Set<Int> = []
     private(set) var candidates = 0
 
-    init(events: [Event], rule: Rule, anchor: Int?, configuration: RuleConfiguration) {
+    init(events: [Event], rule: Rule, anchor: Int?, configuration: RuleConfiguration, customRules: [any LifecycleRule]) {
         self.rule = rule
         self.anchor = anchor
         self.configuration = configuration
+        self.customRules = customRules
         count = events.count
         var names = NameTable()
         var extras: [ReplayExtra] = []
@@ -150,7 +162,8 @@ private struct Search {
     /// The findings of the candidate `kept` (ascending indices).
     mutating func findings(_ kept: [Int]) -> [Finding] {
         candidates += 1
-        var reducer = LifecycleReducer(configuration: configuration)
+        // `try!`: `customRules` were checked when the search began.
+        var reducer = try! LifecycleReducer(configuration: configuration, appRules: customRules)
         reducer.names = names
         var seq: UInt64 = 1
         for i in kept {

@@ -60,12 +60,22 @@ public struct LifecycleReducer: Sendable {
     /// - Parameters:
     ///   - configuration: the catalogue's rules to run and their severities.
     ///   - customRules: the app's own rules, each with an ``LifecycleRule/id`` of its own that is
-    ///     not a catalogue id (checked: a trap otherwise; ``Replayer`` throws instead).
-    public init(configuration: RuleConfiguration = RuleConfiguration(), customRules: [any LifecycleRule]) {
-        if let problem = CustomRules.problem(with: customRules) { preconditionFailure(problem) }
+    ///     not a catalogue id.
+    /// - Throws: `LifecycleLogError` `invalidArgument` when an id is empty, has a character other
+    ///   than ASCII letters, digits, `-`, `_` and `.`, is a catalogue id, or is used twice; the
+    ///   message names the id and what to do (every API that takes app rules says the same).
+    public init(configuration: RuleConfiguration = RuleConfiguration(), customRules: [any LifecycleRule]) throws {
+        if let problem = CustomRules.problem(with: customRules) { throw LifecycleLogError(.invalidArgument, problem) }
         self.configuration = configuration
         rules = RuleSet(configuration: configuration, custom: customRules)
         self.customRules = customRules
+    }
+
+    /// A reducer running the catalogue and `appRules`: the catalogue-only reducer when there are
+    /// none, so that replay without app rules pays nothing for them.
+    package init(configuration: RuleConfiguration, appRules: [any LifecycleRule]) throws {
+        self = appRules.isEmpty ? LifecycleReducer(configuration: configuration)
+            : try LifecycleReducer(configuration: configuration, customRules: appRules)
     }
 
     // Sendable: every stored property is a value type of Sendable parts.

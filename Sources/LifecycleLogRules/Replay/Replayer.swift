@@ -104,10 +104,7 @@ package struct FindingStream {
     private var warnings = 0
 
     package init(configuration: RuleConfiguration, customRules: [any LifecycleRule]) throws {
-        if let problem = CustomRules.problem(with: customRules) { throw LifecycleLogError(.invalidArgument, problem) }
-        reducer = customRules.isEmpty
-            ? LifecycleReducer(configuration: configuration)
-            : LifecycleReducer(configuration: configuration, customRules: customRules)
+        reducer = try LifecycleReducer(configuration: configuration, appRules: customRules)
     }
 
     /// Folds the event `seq` and hands what settled to `onFinding`.

@@ -3,9 +3,12 @@
 /// Loaded from a `--rules FILE` JSON object:
 ///
 /// ```json
-/// {"rules": {"phase-skip": "off", "unclean-exit": "error"},
+/// {"rules": {"phase-skip": "off", "unclean-exit": "error", "shared-writes-from-windows": "warning"},
 ///  "thresholds": {"slow-launch-ms": 10000, "launch-crash-loop-ms": 30000}}
 /// ```
+///
+/// An app's own rules are named by their ``LifecycleRule/id`` when they are passed to
+/// ``init(json:path:appRules:)``.
 public struct RuleConfiguration: Sendable, Hashable {
     /// Per-rule overrides: `nil` switches a rule off.
     public var severities: [Rule: Severity?] = [:]
@@ -29,8 +32,13 @@ public struct RuleConfiguration: Sendable, Hashable {
 
     /// Reads a `--rules` file's JSON text.
     ///
-    /// - Throws: `LifecycleLogError` `invalidInput` naming the member that is wrong.
-    public init(json text: String, path: String? = nil) throws {
+    /// - Parameters:
+    ///   - text: the file's JSON text.
+    ///   - path: the file's path, for messages.
+    ///   - appRules: an app's own rules, which `"rules"` may name by id (to switch off or re-grade).
+    /// - Throws: `LifecycleLogError` `invalidInput` naming the member that is wrong (an unknown
+    ///   rule id lists the known ones, app rules included).
+    public init(json text: String, path: String? = nil, appRules: [any LifecycleRule] = []) throws {
         var bytes = Array(text.utf8)
         let value: JSONValue
         do {
@@ -47,8 +55,11 @@ public struct RuleConfiguration: Sendable, Hashable {
             case "rules":
                 guard case .object(let rules) = member.value else { throw bad("\"rules\" must be an object of rule ids to \"off\", \"warning\" or \"error\"") }
                 for entry in rules {
-                    guard let rule = Rule(rawValue: entry.name) else {
-                        throw bad("unknown rule \"\(entry.name)\" in \"rules\"; known rules: \(Rule.allCases.map(\.rawValue).joined(separator: ", "))")
+                    let appRule = appRules.contains { $0.id == entry.name } ? Rule.custom(entry.name) : nil
+                    guard let rule = Rule(rawValue: entry.name) ?? appRule else {
+                        let known = Rule.allCases.map(\.rawValue) + appRules.map(\.id)
+                        throw bad("unknown rule \"\(entry.name)\" in \"rules\"; known rules: \(known.joined(separator: ", "))"
+                            + (appRules.isEmpty ? " (an app's own rule is known only to a replay built with it: ReplayCommand.main(appRules:))" : ""))
                     }
                     switch entry.value {
                     case .string("off"): severities[rule] = .some(nil)

@@ -7,8 +7,42 @@ import Glibc
 import Darwin
 #endif
 
+/// The `replay` command line, as a library: an app team's own executable runs it with the app's
+/// own rules, which every subcommand then runs beside the catalogue's and `--rules` files name.
+///
+/// ```swift
+/// // Sources/replay-notes/main.swift, in the app's package:
+/// import LifecycleLogCommandLine
+/// import NotesLifecycleRules  // the team's `LifecycleRule`s
+///
+/// ReplayCommand.main(appRules: [SharedWritesComeFromWindows(), DraftsSaveWithinASecond()])
+/// ```
+public enum ReplayCommand {
+    /// Runs `replay` with the process's arguments and exits with its status: 0 when all is well,
+    /// 1 when `--assert` or `--expect` failed, 2 for bad input or arguments (including app rules
+    /// that cannot run together: an empty or invalid id, a catalogue id, an id used twice).
+    ///
+    /// - Parameter appRules: the app's own rules. `replay TRACE --assert`, `report`, `minimize
+    ///   --rule ID`, `export --format perfetto`, `stats` and every other command that replays run
+    ///   them beside the catalogue's; `--rules` files can switch them off or re-grade them by id.
+    public static func main(appRules: [any LifecycleRule] = []) -> Never {
+        AppRules.install(appRules)
+        Replay.main()
+    }
+}
+
+/// The app rules of this process (``ReplayCommand/main(appRules:)``), set once before the
+/// arguments are parsed and read by every command.
+enum AppRules {
+    private static let rules = Locked<[any LifecycleRule]>([])
+
+    static func install(_ appRules: [any LifecycleRule]) { rules.withLock { $0 = appRules } }
+
+    /// The app rules; `[]` for the plain `replay`.
+    static var current: [any LifecycleRule] { rules.withLock { $0 } }
+}
+
 /// `replay`: record, import, export and check SwiftUI lifecycle traces.
-@main
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
@@ -33,12 +67,15 @@ struct Replay: ParsableCommand {
     /// Runs the command; errors become the exit statuses promised in the help:
     /// 2 for bad input and arguments (including argument-parser's own usage
     /// errors, which it would otherwise report as 64).
-    static func main() {
+    static func main() -> Never {
         // A file-size limit (ulimit -f) must fail a write with EFBIG, reported
         // like a full disk, rather than kill the process with SIGXFSZ.
         signal(SIGXFSZ, SIG_IGN)
         Interruption.install()
         do {
+            if let problem = CustomRules.problem(with: AppRules.current) {
+                throw LifecycleLogError(.invalidArgument, "this replay was built with app rules that cannot run together: \(problem)")
+            }
             var command: any ParsableCommand
             do {
                 command = try parseAsRoot()

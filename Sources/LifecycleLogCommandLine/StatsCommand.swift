@@ -38,7 +38,7 @@ extension Replay {
             var configuration = RuleConfiguration()
             configuration.explore = explore
             warnAboutTornRecords([trace])
-            let stats = try TraceStatistics.gather(trace, configuration: configuration, process: process)
+            let stats = try TraceStatistics.gather(trace, configuration: configuration, customRules: AppRules.current, process: process)
             Output.standardOutput.write(format == .json ? stats.json() : stats.text())
         }
     }

@@ -43,9 +43,15 @@ extension Replay {
         @Flag(help: "Replace existing files of another kind at -o and beside it.")
         var force = false
 
+        /// The rule `--rule` names: a catalogue id, or an app rule's (``ReplayCommand/main(appRules:)``).
+        static func rule(named id: String) -> Rule? {
+            Rule(rawValue: id) ?? (AppRules.current.contains { $0.id == id } ? .custom(id) : nil)
+        }
+
         func validate() throws {
-            guard Rule(rawValue: rule) != nil else {
-                throw ValidationError("unknown rule \"\(rule)\"; the rules are: \(Rule.allCases.map(\.rawValue).joined(separator: ", "))")
+            guard Self.rule(named: rule) != nil else {
+                let known = Rule.allCases.map(\.rawValue) + AppRules.current.map(\.id)
+                throw ValidationError("unknown rule \"\(rule)\"; the rules are: \(known.joined(separator: ", "))")
             }
             guard output.hasSuffix(".jsonl"), output.count > ".jsonl".count else {
                 throw ValidationError("-o must name a .jsonl file (its expected report is written beside it as .expected.json), for example -o lost-update.jsonl")
@@ -53,7 +59,7 @@ extension Replay {
         }
 
         func run() throws {
-            let rule = Rule(rawValue: rule)!  // `!`: validate() checked it
+            let rule = Self.rule(named: rule)!  // `!`: validate() checked it
             let expectedPath = String(output.dropLast(".jsonl".count)) + ".expected.json"
             let inputs = [trace] + (rules.map { [$0] } ?? [])
             try OutputFile.check(output, writes: .jsonLines, command: "replay minimize", inputs: inputs, force: force)
@@ -62,7 +68,8 @@ extension Replay {
             let started = ContinuousClock.now
             warnAboutTornRecords([trace])
             let events = try TraceMinimizer.load(trace)
-            let result = try TraceMinimizer.minimize(events, rule: rule, seq: seq, configuration: configuration)
+            let result = try TraceMinimizer.minimize(events, rule: rule, seq: seq, configuration: configuration,
+                                                     customRules: AppRules.current)
             let elapsed = ContinuousClock.now - started
             let fixture = try Output.to(path: output)
             let expected: Output

@@ -327,7 +327,7 @@ extension Replay {
                 switch format {
                 case .text:
                     let color = Terminal.colors(1)
-                    let report = try Replayer.replay(path, configuration: configuration, progress: tick) { f in
+                    let report = try Replayer.replay(path, configuration: configuration, customRules: AppRules.current, progress: tick) { f in
                         let line = ReplayReport.textLine(f, trace: path)
                         try body.append(color ? Terminal.colorize(line) : line)
                     }
@@ -335,7 +335,7 @@ extension Replay {
                     out.write(report.textSummary)
                     return report
                 case .json:
-                    let report = try Replayer.replay(path, configuration: configuration, progress: tick) { f in
+                    let report = try Replayer.replay(path, configuration: configuration, customRules: AppRules.current, progress: tick) { f in
                         try body.append((first ? "" : ",") + ReplayReport.jsonFinding(f))
                         first = false
                     }
@@ -345,7 +345,7 @@ extension Replay {
                     return report
                 case .sarif:
                     var fingerprints = FindingFingerprints()
-                    let report = try Replayer.replay(path, configuration: configuration, progress: tick) { f in
+                    let report = try Replayer.replay(path, configuration: configuration, customRules: AppRules.current, progress: tick) { f in
                         try body.append((first ? "" : ",") + ReportRenderer.sarifResult(f, trace: path, fingerprints: &fingerprints))
                         first = false
                     }
@@ -355,12 +355,12 @@ extension Replay {
                     return report
                 case .junit:
                     var suite = ReportRenderer.JUnitSuite(trace: path, strict: strict, configuration: configuration)
-                    let report = try Replayer.replay(path, configuration: configuration, progress: tick) { suite.add($0) }
+                    let report = try Replayer.replay(path, configuration: configuration, customRules: AppRules.current, progress: tick) { suite.add($0) }
                     out.write(ReportRenderer.junit([suite]))
                     return report
                 case .github:
                     var summary = GitHubStepSummary()
-                    let report = try Replayer.replay(path, configuration: configuration, progress: tick) { f in
+                    let report = try Replayer.replay(path, configuration: configuration, customRules: AppRules.current, progress: tick) { f in
                         try body.append(GitHubWorkflow.annotation(f, trace: path))
                         summary.add(f, trace: path)
                     }
@@ -407,7 +407,7 @@ extension Replay {
             DispatchQueue.concurrentPerform(iterations: paths.count) { i in
                 let result: Result<ReplayReport, LifecycleLogError>
                 do {
-                    result = .success(try Replayer.replay(paths[i], configuration: configuration, progress: single ? { progress.update($0) } : nil))
+                    result = .success(try Replayer.replay(paths[i], configuration: configuration, customRules: AppRules.current, progress: single ? { progress.update($0) } : nil))
                 } catch let error as LifecycleLogError {
                     result = .failure(error)
                 } catch {
@@ -431,5 +431,5 @@ func loadRuleConfiguration(_ path: String?) throws -> RuleConfiguration {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
         throw LifecycleLogError(.io, "cannot read the rules file; check the path", path: path)
     }
-    return try RuleConfiguration(json: text, path: path)
+    return try RuleConfiguration(json: text, path: path, appRules: AppRules.current)
 }

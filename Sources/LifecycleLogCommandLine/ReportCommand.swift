@@ -43,7 +43,7 @@ extension Replay {
                 .json: "replay TRACE --format json > OUT.json",
             ])
             warnAboutTornRecords([trace])
-            let timeline = try Timeline.build(trace, configuration: configuration)
+            let timeline = try Timeline.build(trace, configuration: configuration, customRules: AppRules.current)
             let out = try Output.to(path: output)
             out.write(timeline.html())
             try out.commit()

@@ -123,10 +123,10 @@ extension Replay {
             do {
                 if output == nil || output == "-" {
                     let body = SpillBuffer()  // a trace damaged halfway prints nothing but its error
-                    try TraceEventExport.write(trace, configuration: configuration) { try body.append($0) }
+                    try TraceEventExport.write(trace, configuration: configuration, customRules: AppRules.current) { try body.append($0) }
                     try body.drain(into: out)
                 } else {
-                    try TraceEventExport.write(trace, configuration: configuration) { out.write($0) }
+                    try TraceEventExport.write(trace, configuration: configuration, customRules: AppRules.current) { out.write($0) }
                 }
                 try out.commit()
             } catch {

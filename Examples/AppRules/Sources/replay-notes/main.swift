@@ -1,0 +1,4 @@
+import LifecycleLogCommandLine
+import NotesRules
+
+ReplayCommand.main(appRules: [InspectorOpensOnce()])

@@ -1,0 +1,5 @@
+// The `replay` command: the whole command line lives in LifecycleLogCommandLine, so that an app
+// team's own executable runs it with its own rules (`ReplayCommand.main(appRules:)`).
+import LifecycleLogCommandLine
+
+ReplayCommand.main()

@@ -1,0 +1,95 @@
+import XCTest
+@testable import LifecycleLog
+
+/// An app's own rule runs wherever replay runs (issue 20.6): the timeline, statistics, the
+/// Perfetto export and the minimizer see its findings; `--rules` files name and grade it; a bad id
+/// is one thrown error everywhere, never a trap.
+final class AppRulesEverywhereTests: XCTestCase {
+    /// Fires when a second `inspector` window opens while one is open.
+    struct InspectorOpensOnce: LifecycleRule {
+        var id = "inspector-opens-once"
+        mutating func observe(_ transition: LifecycleTransition, in context: inout LifecycleRuleContext) {
+            guard case .windowOpened(_, scene: "inspector", _) = transition,
+                  context.state.windows.count(where: { $0.scene == "inspector" }) > 1 else { return }
+            context.report("A second inspector window opened.")
+        }
+    }
+
+    static let trace = """
+        {"t":0,"event":"launch","platform":"macOS","scenes":[{"id":"notes","kind":"WindowGroup"},{"id":"inspector","kind":"WindowGroup"}]}
+        {"t":10,"event":"open","window":"n1","scene":"notes"}
+        {"t":20,"event":"phase","window":"n1","phase":"active"}
+        {"t":30,"event":"open","window":"i1","scene":"inspector"}
+        {"t":40,"event":"open","window":"i2","scene":"inspector"}
+        {"t":50,"event":"dismiss","window":"i2"}
+        {"t":60,"event":"dismiss","window":"i1"}
+        {"t":70,"event":"terminate"}
+
+        """
+    let rule = Rule.custom("inspector-opens-once")
+
+    func testTheTimelineStatisticsAndExportShowAnAppRulesFindings() throws {
+        let folder = TemporaryFolder()
+        let path = folder.write("session.jsonl", Self.trace)
+        let timeline = try Timeline.build(path, customRules: [InspectorOpensOnce()])
+        XCTAssertEqual(timeline.findings.map(\.finding.rule), [rule])
+        XCTAssertEqual(try Timeline.build(path).findings.count, 0, "without the app rule the catalogue finds nothing here")
+        let stats = try TraceStatistics.gather(path, customRules: [InspectorOpensOnce()])
+        XCTAssertTrue(stats.text().contains("inspector-opens-once"), stats.text())
+        var perfetto = ""
+        try TraceEventExport.write(path, customRules: [InspectorOpensOnce()]) { perfetto += $0 }
+        XCTAssertTrue(perfetto.contains("inspector-opens-once"))
+    }
+
+    func testTheMinimizerKeepsAnAppRulesFinding() throws {
+        let all = try events(Self.trace)
+        let result = try TraceMinimizer.minimize(all, rule: rule, customRules: [InspectorOpensOnce()])
+        XCTAssertEqual(result.finding.rule, rule)
+        XCTAssertLessThan(result.events.count, all.count)
+        XCTAssertThrowsError(try TraceMinimizer.minimize(all, rule: rule)) { error in
+            XCTAssertTrue("\(error)".contains("neither in the catalogue nor among the app rules passed"), "\(error)")
+        }
+    }
+
+    func testARulesFileNamesAndGradesAppRulesByID() throws {
+        let off = try RuleConfiguration(json: #"{"rules":{"inspector-opens-once":"off"}}"#, appRules: [InspectorOpensOnce()])
+        XCTAssertEqual(try Replayer.replay(events: events(Self.trace), configuration: off, customRules: [InspectorOpensOnce()]).findings.count, 0)
+        let warning = try RuleConfiguration(json: #"{"rules":{"inspector-opens-once":"warning"}}"#, appRules: [InspectorOpensOnce()])
+        let report = try Replayer.replay(events: events(Self.trace), configuration: warning, customRules: [InspectorOpensOnce()])
+        XCTAssertEqual(report.findings.map(\.severity), [.warning])
+        XCTAssertThrowsError(try RuleConfiguration(json: #"{"rules":{"inspector-opens-once":"off"}}"#)) { error in
+            XCTAssertTrue("\(error)".contains(#"unknown rule "inspector-opens-once""#), "\(error)")
+            XCTAssertTrue("\(error)".contains("ReplayCommand.main(appRules:)"), "\(error)")
+        }
+        XCTAssertThrowsError(try RuleConfiguration(json: #"{"rules":{"inspector-opens-twice":"off"}}"#, appRules: [InspectorOpensOnce()])) { error in
+            XCTAssertTrue("\(error)".contains("known rules: missed-background-save"), "\(error)")
+            XCTAssertTrue("\(error)".hasSuffix("kill-exposure, inspector-opens-once"), "\(error)")
+        }
+    }
+
+    func testABadAppRuleIDIsOneThrownErrorEverywhere() throws {
+        let folder = TemporaryFolder()
+        let path = folder.write("session.jsonl", Self.trace)
+        let cases: [([any LifecycleRule], String)] = [
+            ([InspectorOpensOnce(id: "")], "must be ASCII letters"),
+            ([InspectorOpensOnce(id: "inspector opens")], "must be ASCII letters"),
+            ([InspectorOpensOnce(id: "lost-update")], "is a rule of the catalogue"),
+            ([InspectorOpensOnce(), InspectorOpensOnce()], "two app rules have the id"),
+        ]
+        for (rules, expected) in cases {
+            var messages: [String] = []
+            func record(_ body: () throws -> Void) {
+                do { try body(); XCTFail("no error for \(rules.map(\.id))") } catch { messages.append("\(error)") }
+            }
+            record { _ = try LifecycleReducer(customRules: rules) }
+            record { _ = try Replayer.replay(events: events(Self.trace), customRules: rules) }
+            record { _ = try Replayer.replay(path, customRules: rules) }
+            record { _ = try Timeline.build(path, customRules: rules) }
+            record { _ = try TraceStatistics.gather(path, customRules: rules) }
+            record { _ = try TraceMinimizer.minimize(events(Self.trace), rule: .lostUpdate, customRules: rules) }
+            XCTAssertEqual(messages.count, 6)
+            XCTAssertEqual(Set(messages).count, 1, "one message everywhere: \(messages)")
+            XCTAssertTrue(messages[0].contains(expected), messages[0])
+        }
+    }
+}
