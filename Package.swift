@@ -18,6 +18,8 @@ let package = Package(
         // configuration, replay of JSON Lines and of events in memory, the minimizer's core.
         // No C library: it builds for every Apple platform.
         .library(name: "LifecycleLogRules", targets: ["LifecycleLogRules"]),
+        // Live checking in a debug build: Xcode runtime issues, the system log, a swift-log Logger.
+        .library(name: "LifecycleLogLive", targets: ["LifecycleLogLive"]),
         // LMDB traces, the codec, the collector and reports (needs liblmdb); re-exports LifecycleLogRules.
         .library(name: "LifecycleLog", targets: ["LifecycleLog"]),
         // The SwiftUI glue: one modifier per window; builds where SwiftUI exists.
@@ -32,6 +34,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Live checking's reporters only (LifecycleLogLive): runtime issues as SwiftUI raises them,
+        // and the app's own logger.
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // A command plugin only (`swift package generate-documentation`): no target links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -61,6 +67,14 @@ let package = Package(
             dependencies: ["LifecycleLogRecorder"]
         ),
         .target(
+            name: "LifecycleLogLive",
+            dependencies: [
+                "LifecycleLogRules",
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "LifecycleLog",
             dependencies: ["LifecycleLogRules", "LifecycleLogRecorder", "CLMDB", "CLMDBGuard"]
         ),
@@ -85,7 +99,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifecycleLogTests",
-            dependencies: ["LifecycleLog"]
+            dependencies: ["LifecycleLog", "LifecycleLogLive", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             // Only the recorder: the adapter's decisions need no LMDB.

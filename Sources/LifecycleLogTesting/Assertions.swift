@@ -229,3 +229,52 @@ func failureMessage(trace path: String, expected: [ExpectedFinding], configurati
                     customRules: [any LifecycleRule] = []) -> String? {
     failureMessage(.trace(path), expected: expected, configuration: configuration, customRules: customRules)
 }
+
+/// Fails the current test unless the live check `live` has found nothing in what it has folded so
+/// far (it waits for everything recorded to be folded). The live check runs its own rules
+/// (`LiveCheck`'s `configuration` and `appRules`); findings that wait for the end of the session
+/// come after `live.finish()`.
+///
+/// ```swift
+/// let live = try LiveCheck(forwardingTo: MemorySink())
+/// let recorder = LifecycleRecorder(sink: live)
+/// driveTheApp(recordingInto: recorder)
+/// try recorder.flush()
+/// assertNoFindings(in: live)
+/// ```
+///
+/// - Parameters:
+///   - live: the live check.
+///   - fileID: the file the assertion is written in; leave the default.
+///   - filePath: the file the assertion is written in; leave the default.
+///   - line: the line of the assertion; leave the default.
+///   - column: the column of the assertion; leave the default.
+public func assertNoFindings(
+    in live: LiveCheck,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
+    check(.live(live), expected: [], exhaustivity: .on, configuration: RuleConfiguration(), customRules: [],
+          at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+}
+
+/// Fails the current test unless the live check `live` has found `expected` in what it has folded
+/// so far (it waits for everything recorded to be folded).
+///
+/// - Parameters:
+///   - live: the live check.
+///   - expected: the findings it should have reported.
+///   - exhaustivity: `.on` (the default): no other finding may be reported; `.off`: other
+///     findings are ignored (see ``Exhaustivity``).
+///   - fileID: the file the assertion is written in; leave the default.
+///   - filePath: the file the assertion is written in; leave the default.
+///   - line: the line of the assertion; leave the default.
+///   - column: the column of the assertion; leave the default.
+public func assertFindings(
+    in live: LiveCheck,
+    _ expected: [ExpectedFinding],
+    exhaustivity: Exhaustivity = .on,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
+    check(.live(live), expected: expected, exhaustivity: exhaustivity, configuration: RuleConfiguration(), customRules: [],
+          at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+}

@@ -10,6 +10,7 @@ enum RecordedSession {
     case recorder(LifecycleRecorder)
     case trace(String)
     case events([Event])
+    case live(LiveCheck)
 
     /// How the failure message names the session.
     var name: String {
@@ -17,6 +18,7 @@ enum RecordedSession {
         case .recorder(let recorder): return recorder.destination
         case .trace(let path): return path
         case .events: return "events"
+        case .live(let live): return live.destination == "live check" ? "live check" : "live check of \(live.destination)"
         }
     }
 
@@ -27,7 +29,7 @@ enum RecordedSession {
             if recorder.sink is MemorySink { return nil }
             return (recorder.sink as? SpoolSink)?.currentPath ?? recorder.destination
         case .trace(let path): return path
-        case .events: return nil
+        case .events, .live: return nil
         }
     }
 
@@ -35,7 +37,7 @@ enum RecordedSession {
     var events: [Event]? {
         switch self {
         case .recorder(let recorder): return (recorder.sink as? MemorySink)?.events
-        case .trace: return nil
+        case .trace, .live: return nil
         case .events(let events): return events
         }
     }
@@ -47,6 +49,11 @@ enum RecordedSession {
     ///   trace instead; an `.lmdb` file where liblmdb is not available).
     func replay(configuration: RuleConfiguration, customRules: [any LifecycleRule]) throws -> ReplayReport {
         switch self {
+        case .live(let live):
+            // What the live check found, once it has folded everything recorded so far.
+            live.waitUntilChecked()
+            let findings = live.checkedFindings
+            return ReplayReport(trace: name, events: live.checkedEventCount, runs: 0, findings: findings)
         case .events(let events):
             return try Replayer.replay(events: events, configuration: configuration, customRules: customRules)
         case .trace(let path):

@@ -109,3 +109,24 @@ import Testing
         try? recorder.close()
     }
 }
+
+/// The assertions over a live check: what it found so far, as a test issue at the call.
+@Suite struct LiveCheckAssertionTests {
+    @Test func aLiveChecksFindingsAreAssertedAtTheCall() throws {
+        let live = try LiveCheck(forwardingTo: MemorySink())
+        let recorder = LifecycleRecorder(sink: live, clock: Session.steppingClock())
+        Session.recordClean(into: recorder)
+        try recorder.flush()
+        assertNoFindings(in: live)
+        let buggy = try LiveCheck()
+        let buggyRecorder = LifecycleRecorder(sink: buggy, clock: Session.steppingClock())
+        Session.recordTwoBugs(into: buggyRecorder)
+        try buggyRecorder.close()  // finish(): every finding decided
+        assertFindings(in: buggy, [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.unsavedAtExit, at: 7)])
+        withKnownIssue {
+            assertNoFindings(in: buggy)
+        } matching: { issue in
+            issue.comments.map(\.rawValue).first?.hasPrefix("live check: expected no lifecycle findings, but replay found 2 (actual +):\n+ seq 5 [unsaved-dismiss]") == true
+        }
+    }
+}

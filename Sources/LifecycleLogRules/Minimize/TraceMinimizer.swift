@@ -24,7 +24,7 @@
 /// print(result.events.count, result.finding.seq)
 /// ```
 public enum TraceMinimizer {
-    /// What ``minimize(_:rule:seq:configuration:)`` found.
+    /// What ``minimize(_:rule:seq:configuration:customRules:)`` found.
     public struct Result: Sendable {
         /// The minimal trace's events, in order (seq n is `events[n - 1]`).
         public var events: [Event]
