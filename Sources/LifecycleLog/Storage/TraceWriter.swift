@@ -184,7 +184,10 @@ public final class TraceWriter {
     /// stored at that `t`.
     ///
     /// - Returns: the seq of the last appended event.
-    /// - Throws: `LifecycleLogError`; on a throw nothing of this call is stored.
+    /// - Throws: `LifecycleLogError`; on a throw nothing of this call is stored. An event that is
+    ///   not valid (spec/trace-format.md: a `scene` key without its window, a `document` member on
+    ///   another scope, …) is `invalidInput`, naming its place in `events` and the field, with the
+    ///   message the JSON Lines decoder and the recorder give.
     ///
     /// Events that use trace format version 2 data (`Event/process`, `kill`,
     /// the new fields and values) make the trace a version-2 trace (stored
@@ -199,6 +202,12 @@ public final class TraceWriter {
     /// these events use nothing of version 2, so that export gives back its header.
     @discardableResult
     func append<C: Collection>(_ events: C, formatVersion declared: Int) throws -> UInt64 where C.Element == Event {
+        // The one validation of events (Event.validationProblem), before anything is written.
+        for (i, event) in events.enumerated() {
+            if let problem = event.validationProblem {
+                throw LifecycleLogError(.invalidInput, "event \(i + 1) of the batch (\(event.name)) is not valid and nothing of the batch was stored: \(problem)", path: path)
+            }
+        }
         let mark = symbols.count
         environment.clearStaleReaders()
         // The loop works on locals: a class's stored properties would be

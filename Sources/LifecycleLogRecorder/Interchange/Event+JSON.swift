@@ -85,22 +85,15 @@ extension Event {
                 throw needsVersion2("scope \"\(scopeName)\"", version)
             }
             let window = try fields.string("window")
-            if scope == .scene && window == nil {
-                throw FieldError(message: "a \(name) of a scene-scoped key needs \"window\" (the window that owns the key)")
-            }
             let versionField = name == "write" ? try fields.version("base") : try fields.version("version")
             let document = v2 ? try fields.string("document") : nil
-            if document != nil, scope != .document {
-                throw FieldError(message: "field \"document\" is only for scope \"document\", got scope \"\(scopeName)\"")
-            }
-            if scope == .document && document == nil && window == nil {
-                throw FieldError(message: "a \(name) of a document-scoped key needs \"document\" (the document's file URL or id) or \"window\" (a window that presents the document)")
-            }
             if name == "write" {
                 kind = .write(key: key, scope: scope, window: window, base: versionField, document: document)
             } else {
                 kind = .read(key: key, scope: scope, window: window, version: versionField, document: document)
             }
+            // The meaning of the fields, checked as the recorder and the trace writer check it.
+            if let problem = kind.validationProblem { throw FieldError(message: problem) }
         case "save":
             var keys: [String]?
             if let keysValue = fields.take("keys") {

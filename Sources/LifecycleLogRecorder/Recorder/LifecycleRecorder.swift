@@ -78,6 +78,8 @@ public final class LifecycleRecorder: Sendable {
         var commitQueued = false
         var lastT: Double
         var error: LifecycleLogError?
+        /// The last call that was not recorded because its event was not valid.
+        var misuse: LifecycleLogError?
         var closed = false
         /// Events not recorded because ``maxPendingEvents`` were already waiting.
         var dropped = 0
@@ -232,6 +234,12 @@ public final class LifecycleRecorder: Sendable {
     ///   - process: the process the event is about; `nil` for the main app.
     ///   - extraFields: members to keep with the event, exported as they are.
     public func record(_ kind: consuming Event.Kind, process: consuming String? = nil, extraFields: consuming [JSONMember] = []) {
+        // A call whose event is not valid (a scene key without its window, …) is not recorded: the
+        // trace stays what every reader accepts, whichever sink records it. It is reported instead.
+        if let problem = kind.validationProblem {
+            reportMisuse(problem, of: Event(t: 0, kind).name)
+            return
+        }
         // The app is about to be suspended or to end: such an event is committed before returning.
         let urgentKind = Self.isUrgent(kind)
         let now = baseTime + max(0, clock() - origin)
@@ -267,6 +275,31 @@ public final class LifecycleRecorder: Sendable {
         case .nothing, .commitNow, .closed:
             break
         }
+    }
+
+    /// Records why a call was not recorded: ``lastError``, the unified log, and ``misuseReporter``.
+    @inline(never)
+    private func reportMisuse(_ problem: String, of name: String) {
+        let error = LifecycleLogError(.invalidInput,
+            "a \(name) event was not recorded: \(problem). This is a misuse of the recorder's API: fix the call (spec/trace-format.md says what each event needs)",
+            path: destination)
+        state.withLock { $0.misuse = error }
+        RecorderLog.report(error)
+        Self.misuseReporter.withLock { $0 }?(error)
+    }
+
+    /// Called with every call the recorder refuses as a misuse (an event that is not valid), on the
+    /// calling thread, after ``lastError`` says it. `LifecycleLogLive`'s
+    /// `LifecycleRecorder.reportMisusesAsRuntimeIssues()` sets it to raise an Xcode runtime issue;
+    /// `nil` (the default) only sets ``lastError`` and writes the unified log.
+    package static let misuseReporter = Locked<(@Sendable (LifecycleLogError) -> Void)?>(nil)
+
+    /// Sets the function called with every call the recorder refuses as a misuse (an event that is
+    /// not valid, such as a `scene` key written without its window), besides ``lastError`` and the
+    /// unified log. `LifecycleLogLive`'s `reportMisusesAsRuntimeIssues()` sets one that raises an
+    /// Xcode runtime issue in DEBUG builds.
+    public static func onMisuse(_ report: (@Sendable (LifecycleLogError) -> Void)?) {
+        misuseReporter.withLock { $0 = report }
     }
 
     /// Whether `kind` means the app is about to be suspended or to end.
@@ -318,13 +351,14 @@ public final class LifecycleRecorder: Sendable {
 
     /// The error of the last failed background commit, if any, or the problem
     /// the sink recovered from during the last commit (``RecordingSink/takeWarning()``:
-    /// a spool moved to a new file, a collector unreachable).
+    /// a spool moved to a new file, a collector unreachable); otherwise the last call that was
+    /// not recorded because its event was not valid (`invalidInput`, naming the field and what to do).
     ///
     /// When events were dropped because ``droppedEventCount`` reached the limit, its message says
     /// how many.
     public var lastError: LifecycleLogError? {
         state.withLock { s in
-            guard s.dropped > 0 else { return s.error }
+            guard s.dropped > 0 else { return s.error ?? s.misuse }
             var error = s.error ?? LifecycleLogError(.io, "\(destination): the sink could not keep up", path: destination)
             error.message += " (\(s.dropped) events dropped after \(maxPendingEvents) waited in memory; the recording ends there."
                 + " Raise maxPendingEvents, or record fewer events per second)"
