@@ -30,6 +30,7 @@ import Testing
             (.kill(reason: "watchdog", signal: -9), "field \"signal\" must be a whole number from 0"),
         ]
         for (kind, expected) in cases {
+            #expect(!kind.isValid && kind.validationProblem != nil, "the fast check and the message agree on \(kind)")
             let (recorder, sink) = Self.recorder()
             recorder.record(kind)
             #expect(sink.events.isEmpty, "\(kind) was recorded")
@@ -43,6 +44,19 @@ import Testing
             } catch let error as LifecycleLogError {
                 #expect(error.message.contains(expected), "\(error.message)")
             }
+        }
+    }
+
+    @Test func theFastCheckAgreesWithTheMessageOnValidEvents() {
+        let valid: [Event.Kind] = [
+            .write(key: "k", scope: .scene, window: "w"), .read(key: "k", scope: .scene, window: "w", version: 3),
+            .write(key: "k", scope: .app), .write(key: "k", scope: .shared, base: .max - 1), .write(key: "k", scope: .group),
+            .write(key: "k", scope: .document, document: "file:///a"), .read(key: "k", scope: .document, window: "w"),
+            .kill(reason: "user"), .kill(reason: "crash", signal: 0), .kill(reason: "crash", signal: 11),
+            .mark(label: "x"), .terminate(reason: nil), .phase(.active, window: nil), .save(), .unknown(name: "future"),
+        ]
+        for kind in valid {
+            #expect(kind.isValid && kind.validationProblem == nil, "\(kind)")
         }
     }
 

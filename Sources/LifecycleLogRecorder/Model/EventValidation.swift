@@ -22,6 +22,26 @@ extension Event.Kind {
         }
     }
 
+    /// Whether ``validationProblem`` is `nil`, decided without copying any of the event's strings:
+    /// the recorder asks it on every call, on the app's thread.
+    @inline(__always)
+    package var isValid: Bool {
+        switch self {
+        case .write(_, .scene, nil, _, _), .read(_, .scene, nil, _, _),
+             .write(_, .document, nil, _, nil), .read(_, .document, nil, _, nil),
+             .write(_, .scene, _, _, .some), .read(_, .scene, _, _, .some),
+             .write(_, .app, _, _, .some), .read(_, .app, _, _, .some),
+             .write(_, .shared, _, _, .some), .read(_, .shared, _, _, .some),
+             .write(_, .group, _, _, .some), .read(_, .group, _, _, .some),
+             .write(_, _, _, .some(.max), _), .read(_, _, _, .some(.max), _):
+            return false
+        case .kill(_, .some(let signal), _):
+            return signal >= 0
+        default:
+            return true
+        }
+    }
+
     /// The largest key version a trace stores (its layout holds version + 1).
     package static let maxKeyVersion: UInt64 = .max - 1
 

@@ -236,8 +236,8 @@ public final class LifecycleRecorder: Sendable {
     public func record(_ kind: consuming Event.Kind, process: consuming String? = nil, extraFields: consuming [JSONMember] = []) {
         // A call whose event is not valid (a scene key without its window, …) is not recorded: the
         // trace stays what every reader accepts, whichever sink records it. It is reported instead.
-        if let problem = kind.validationProblem {
-            reportMisuse(problem, of: Event(t: 0, kind).name)
+        if !kind.isValid {
+            reportMisuse(kind.validationProblem ?? "", of: Event(t: 0, kind).name)
             return
         }
         // The app is about to be suspended or to end: such an event is committed before returning.
