@@ -112,7 +112,7 @@ public struct LifecycleReducer: Sendable {
         switch event.kind {
         case .unknown:
             // Once per kind in the whole trace, whichever process it names (rules.md, `unknown-event`).
-            if unknownKinds.insert(event.name).inserted { rules.observe(.unknownEvent(kind: event.name), &model) }
+            if unknownKinds.insert(event.name).inserted { rules.observe(.unknownEvent(kind: event.name), model) }
         case .mark:
             break
         case .launch:
@@ -120,7 +120,7 @@ public struct LifecycleReducer: Sendable {
         default:
             guard model.isRunning else {
                 // Flagged, with no other effect (but an event all the same: other processes' stretches go on).
-                rules.observe(.outsideRun(event), &model)
+                rules.observe(.outsideRun(event), model)
                 finishEvent(seq: seq)
                 return
             }
@@ -208,8 +208,7 @@ public struct LifecycleReducer: Sendable {
     func parkedWatermark(below mark: UInt64) -> UInt64 {
         var mark = mark
         for process in parked.values {
-            mark = process.rules.undecided(below: process.model.undecidedSaves(below: mark))
-            if let missed = process.rules.missedBackgroundSave.missed.keys.min() { mark = min(mark, missed) }
+            mark = process.rules.undecidedWhileParked(below: process.model.undecidedSaves(below: mark))
         }
         return mark
     }
@@ -235,9 +234,9 @@ public struct LifecycleReducer: Sendable {
             guard let lost = groupKeys.write(event.name, by: writer, base: event.versionValue, seq: seq) else { return }
             func processName(_ p: Name) -> String { p == ReplayEvent.mainProcess ? "the app" : "process \"\(names[p])\"" }
             let who = event.window == ReplayEvent.noWindow ? "The app" : "Window \(names[event.window])"
-            LostUpdate.reportGroupWrite(key: names[event.name], writer: who, process: processName(currentProcess), base: lost.base,
-                                        baseGiven: event.versionValue != nil, seenSeq: lost.seen.seq, current: lost.current,
-                                        otherProcess: processName(lost.other.process), otherSeq: lost.otherSeq, at: seq, &rules.findings)
+            rules.observe(GroupWriteLoss(key: names[event.name], writer: who, process: processName(currentProcess), base: lost.base,
+                                         baseGiven: event.versionValue != nil, seenSeq: lost.seen.seq, current: lost.current,
+                                         otherProcess: processName(lost.other.process), otherSeq: lost.otherSeq), at: seq)
         default:
             break
         }

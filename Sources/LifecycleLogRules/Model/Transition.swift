@@ -170,3 +170,27 @@ package struct KeyWrite {
     /// The position of an `app`/`shared` key in ``LifecycleModel/sharedKeys``; -1 for a scene key.
     var sharedIndex: Int
 }
+
+/// A `group` key write that overwrote another process's change its writer never saw (trace-format.md
+/// Readings 14): what the reducer tells the rules across processes, in names (the writers may be
+/// of two processes, whose models do not share names).
+struct GroupWriteLoss {
+    /// The key's name.
+    var key: String
+    /// "Window W" or "The app".
+    var writer: String
+    /// "the app" or `process "P"`: the writer's process.
+    var process: String
+    /// The version the write was based on.
+    var base: UInt64
+    /// Whether the write gave its `base` (else it is the last version its writer saw).
+    var baseGiven: Bool
+    /// The seq of the event at which the writer last saw the key.
+    var seenSeq: UInt64
+    /// The key's version before this write.
+    var current: UInt64
+    /// The other writer's process.
+    var otherProcess: String
+    /// The seq of the other writer's change that is overwritten.
+    var otherSeq: UInt64
+}

@@ -68,5 +68,5 @@ package struct EventTime: Sendable {
 /// It reports through `findings` and reads no other rule's state.
 package protocol BuiltInRule: Sendable {
     /// Hears one transition at the event `now`.
-    mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue)
+    mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue)
 }

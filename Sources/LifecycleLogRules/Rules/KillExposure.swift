@@ -27,7 +27,7 @@ package struct KillExposure: BuiltInRule {
     }
 
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
         guard case .runEnded(let end) = transition else { return }
         runEnded(atWillTerminate: { if case .willTerminate = end.how { return true } else { return false } }(), model, &findings)
     }

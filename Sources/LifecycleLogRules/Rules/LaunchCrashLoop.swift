@@ -15,7 +15,7 @@ package struct LaunchCrashLoop: BuiltInRule {
     }
 
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
         guard case .runEnded(let end) = transition else { return }
         judge(end, model, &findings)
     }

@@ -2,7 +2,7 @@
 /// writer's latest change, which it overwrites unseen.
 package struct LostUpdate: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
         // `group` keys are compared across processes by the reducer (GroupKeys), not here.
         guard case .keyWritten(let write) = transition, write.sharedIndex >= 0, write.base < write.current,
               let other = write.other, other.version > write.base,
@@ -25,8 +25,15 @@ package struct LostUpdate: BuiltInRule {
 extension LostUpdate {
     /// A write to a `group` key that overwrites another writer's change unseen, across
     /// processes (trace format 2, rules Readings 19): the message names both processes.
-    static func reportGroupWrite(key: String, writer: String, process: String, base: UInt64, baseGiven: Bool, seenSeq: UInt64,
-                                 current: UInt64, otherProcess: String, otherSeq: UInt64, at seq: UInt64, _ findings: inout FindingQueue) {
+    /// Hears a `group` write that overwrote another process's change unseen (``GroupWriteLoss``).
+    mutating func observe(_ loss: GroupWriteLoss, at seq: UInt64, _ findings: inout FindingQueue) {
+        Self.reportGroupWrite(key: loss.key, writer: loss.writer, process: loss.process, base: loss.base, baseGiven: loss.baseGiven,
+                              seenSeq: loss.seenSeq, current: loss.current, otherProcess: loss.otherProcess, otherSeq: loss.otherSeq,
+                              at: seq, &findings)
+    }
+
+    private static func reportGroupWrite(key: String, writer: String, process: String, base: UInt64, baseGiven: Bool, seenSeq: UInt64,
+                                         current: UInt64, otherProcess: String, otherSeq: UInt64, at seq: UInt64, _ findings: inout FindingQueue) {
         var related = [otherSeq]
         if !baseGiven { related.append(seenSeq) }
         let saw = baseGiven ? "" : " (the last it saw, at seq \(seenSeq))"

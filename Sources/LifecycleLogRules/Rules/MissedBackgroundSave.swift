@@ -11,7 +11,7 @@ package struct MissedBackgroundSave: BuiltInRule {
     var isEmpty: Bool { missed.isEmpty }
 
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
         guard case .backgroundSaveMissed(let pending) = transition else { return }
         record(pending, model)
     }

@@ -1,7 +1,7 @@
 /// `phase-skip`: outside macOS, a phase went between background and active without inactive between.
 package struct PhaseSkip: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
         guard case .phaseChanged(let window, let from, let to) = transition, Self.skipsInactive(from, to) else { return }
         report(window: window, from: from, to: to, now, model, &findings)
     }

@@ -66,55 +66,55 @@ package struct RuleSet: Sendable {
     ///
     /// The transitions of most events are checked here; those that come at most once per event
     /// and set off more work go on to ``observeRare(_:_:)``.
-    mutating func observe(_ transition: Transition, _ model: inout LifecycleModel) {
+    mutating func observe(_ transition: Transition, _ model: LifecycleModel) {
         switch transition {
         case .phaseChanged:
-            phaseSkip.observe(transition, at: now, &model, &findings)
-            appPhaseMismatch.observe(transition, at: now, &model, &findings)
+            phaseSkip.observe(transition, at: now, model, &findings)
+            appPhaseMismatch.observe(transition, at: now, model, &findings)
         case .keyWritten:
-            lostUpdate.observe(transition, at: now, &model, &findings)
+            lostUpdate.observe(transition, at: now, model, &findings)
         case .keyRead:
-            sceneStorageLost.observe(transition, at: now, &model, &findings)
+            sceneStorageLost.observe(transition, at: now, model, &findings)
         case .appPhaseChanged:
-            slowLaunch.observe(transition, at: now, &model, &findings)
+            slowLaunch.observe(transition, at: now, model, &findings)
         case .keySaved, .activityStarted, .activityStopped:
             break
         default:
-            observeRare(transition, &model)
+            observeRare(transition, model)
         }
         if custom != nil { observeCustom(transition, model) }
     }
 
     /// The transitions that come at most once per event and set off more work.
     @inline(never)
-    private mutating func observeRare(_ transition: Transition, _ model: inout LifecycleModel) {
+    private mutating func observeRare(_ transition: Transition, _ model: LifecycleModel) {
         switch transition {
         case .unknownEvent:
-            unknownEvent.observe(transition, at: now, &model, &findings)
+            unknownEvent.observe(transition, at: now, model, &findings)
         case .outsideRun:
-            eventBeforeLaunch.observe(transition, at: now, &model, &findings)
+            eventBeforeLaunch.observe(transition, at: now, model, &findings)
         case .unknownWindow, .windowIdReused:
-            unknownWindow.observe(transition, at: now, &model, &findings)
+            unknownWindow.observe(transition, at: now, model, &findings)
         case .runStarted:
-            unsupportedScene.observe(transition, at: now, &model, &findings)
+            unsupportedScene.observe(transition, at: now, model, &findings)
         case .runEnded:
-            unsavedAtExit.observe(transition, at: now, &model, &findings)
-            unfinishedSave.observe(transition, at: now, &model, &findings)
-            uncleanExit.observe(transition, at: now, &model, &findings)
-            slowLaunch.observe(transition, at: now, &model, &findings)
-            launchCrashLoop.observe(transition, at: now, &model, &findings)
-            killExposure.observe(transition, at: now, &model, &findings)
+            unsavedAtExit.observe(transition, at: now, model, &findings)
+            unfinishedSave.observe(transition, at: now, model, &findings)
+            uncleanExit.observe(transition, at: now, model, &findings)
+            slowLaunch.observe(transition, at: now, model, &findings)
+            launchCrashLoop.observe(transition, at: now, model, &findings)
+            killExposure.observe(transition, at: now, model, &findings)
         case .windowOpened:
-            undeclaredScene.observe(transition, at: now, &model, &findings)
-            duplicateWindow.observe(transition, at: now, &model, &findings)
+            undeclaredScene.observe(transition, at: now, model, &findings)
+            duplicateWindow.observe(transition, at: now, model, &findings)
         case .windowDismissed:
-            unsavedDismiss.observe(transition, at: now, &model, &findings)
+            unsavedDismiss.observe(transition, at: now, model, &findings)
         case .crossedBackground:
-            activityInBackground.observe(transition, at: now, &model, &findings)
+            activityInBackground.observe(transition, at: now, model, &findings)
         case .backgroundSaveMissed:
-            missedBackgroundSave.observe(transition, at: now, &model, &findings)
+            missedBackgroundSave.observe(transition, at: now, model, &findings)
         case .expired:
-            unfinishedSave.observe(transition, at: now, &model, &findings)
+            unfinishedSave.observe(transition, at: now, model, &findings)
         case .phaseChanged, .keyWritten, .keyRead, .appPhaseChanged, .keySaved, .activityStarted, .activityStopped:
             break  // in observe(_:_:)
         }
@@ -128,6 +128,19 @@ package struct RuleSet: Sendable {
     }
 
     /// After each event (in a run, or launching one), with `--explore`.
+    /// A `group` write that overwrote another process's change unseen (the reducer sees it across processes).
+    mutating func observe(_ loss: GroupWriteLoss, at seq: UInt64) {
+        lostUpdate.observe(loss, at: seq, &findings)
+    }
+
+    /// ``undecided(below:)`` of a process set aside while another runs: its background saves
+    /// still waiting to be decided hold back findings too, as they cannot settle until it runs again.
+    func undecidedWhileParked(below mark: UInt64) -> UInt64 {
+        var mark = undecided(below: mark)
+        if let missed = missedBackgroundSave.missed.keys.min() { mark = min(mark, missed) }
+        return mark
+    }
+
     mutating func afterEvent(seq: UInt64, _ model: LifecycleModel) {
         killExposure.afterEvent(seq: seq, model, &findings)
     }

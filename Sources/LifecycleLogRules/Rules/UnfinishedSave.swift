@@ -7,7 +7,7 @@ package struct UnfinishedSave: BuiltInRule {
     var reported: [UInt64] = []
 
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
         switch transition {
         case .expired:
             report(at: now.seq, atEnd: false, model, &findings)
