@@ -90,3 +90,41 @@ package struct KillExposure: BuiltInRule {
                         "From seq \(stretch.firstSeq) to seq \(stretch.lastSeq) the app was inactive or in the background with unsaved \(model.list(keys)); a kill there (app switcher, suspension) would have lost \(keys.count == 1 ? "it" : "them"). Save as soon as the scene phase leaves .active.")
     }
 }
+
+extension KillExposure: DescribedRule {
+    /// `kill-exposure` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
+    /// generated from it), with examples from `traces/explore/kill-exposure.jsonl` and `traces/explore/kill-exposure-negative.jsonl`.
+    package static let description = RuleDescription(
+        rule: .killExposure, defaultSeverity: .warning,
+        summary: "What-if: a kill while inactive or in the background would lose unsaved state.",
+        fix: "Save as soon as the phase leaves `.active`.",
+        anchor: "the first event of the stretch",
+        whatIf: true,
+        fires: [
+            #"""
+            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"phase","t":20,"window":"w1","phase":"active"}
+            {"event":"write","t":30,"window":"w1","key":"notes","scope":"shared"}
+            {"event":"phase","t":40,"window":"w1","phase":"inactive"}
+            {"event":"mark","t":45,"label":"app switcher shown"}
+            {"event":"save","t":50}
+            {"event":"phase","t":60,"window":"w1","phase":"active"}
+            {"event":"write","t":70,"window":"w1","key":"notes","scope":"shared"}
+            {"event":"phase","t":80,"window":"w1","phase":"inactive"}
+            {"event":"terminate","t":90}
+            """#,
+        ],
+        quiet: [
+            #"""
+            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"phase","t":20,"window":"w1","phase":"active"}
+            {"event":"write","t":30,"window":"w1","key":"notes","scope":"shared"}
+            {"event":"save","t":35}
+            {"event":"phase","t":40,"window":"w1","phase":"inactive"}
+            {"event":"phase","t":50,"window":"w1","phase":"background"}
+            {"event":"terminate","t":90}
+            """#,
+        ])
+}

@@ -41,3 +41,41 @@ extension LostUpdate {
                         "\(writer) of \(process) wrote \"\(key)\" (group) from version \(base)\(saw), but it was already at version \(current) after a change by \(otherProcess) at seq \(otherSeq): that change is overwritten unseen. Re-read the App Group value just before writing (another process may have changed it since), and merge instead of replacing it.")
     }
 }
+
+extension LostUpdate: DescribedRule {
+    /// `lost-update` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
+    /// generated from it), with examples from `traces/rules/lost-update-across-runs.jsonl` and `traces/rules/lost-update-negative.jsonl`.
+    package static let description = RuleDescription(
+        rule: .lostUpdate, defaultSeverity: .error,
+        summary: "A write overwrote another writer's change it never saw.",
+        fix: "Re-read the shared model before writing (merge), or give each window its own copy.",
+        anchor: "the `write`",
+        fires: [
+            #"""
+            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"phase","t":20,"window":"w1","phase":"active"}
+            {"event":"write","t":100,"window":"w1","key":"settings","scope":"shared"}
+            {"event":"save","t":110}
+            {"event":"terminate","t":200}
+            {"event":"launch","t":1000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}],"reason":"background"}
+            {"event":"read","t":1010,"key":"settings","scope":"shared","version":0}
+            {"event":"write","t":1020,"key":"settings","scope":"shared"}
+            {"event":"save","t":1030}
+            """#,
+        ],
+        quiet: [
+            #"""
+            {"event":"launch","t":0,"platform":"iPadOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"open","t":11,"window":"w2","scene":"main"}
+            {"event":"phase","t":20,"phase":"active"}
+            {"event":"write","t":100,"window":"w1","key":"notes","scope":"shared"}
+            {"event":"write","t":101,"window":"w1","key":"notes","scope":"shared"}
+            {"event":"read","t":150,"window":"w2","key":"notes","scope":"shared"}
+            {"event":"write","t":160,"window":"w2","key":"notes","scope":"shared"}
+            {"event":"write","t":170,"window":"w1","key":"notes","scope":"shared","base":3}
+            {"event":"save","t":180}
+            """#,
+        ])
+}

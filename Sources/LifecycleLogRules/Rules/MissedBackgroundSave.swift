@@ -38,3 +38,43 @@ package struct MissedBackgroundSave: BuiltInRule {
         }
     }
 }
+
+extension MissedBackgroundSave: DescribedRule {
+    /// `missed-background-save` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
+    /// generated from it), with examples from `traces/rules/missed-background-save-shared.jsonl` and `traces/rules/missed-background-save-negative.jsonl`.
+    package static let description = RuleDescription(
+        rule: .missedBackgroundSave, defaultSeverity: .error,
+        summary: "Unsaved state went to the background and was never saved there.",
+        fix: "Save when the scene phase becomes `.inactive` or `.background`, not later.",
+        anchor: "the event that sent the unsaved state to the background",
+        fires: [
+            #"""
+            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"phase","t":20,"window":"w1","phase":"active"}
+            {"event":"write","t":100,"window":"w1","key":"notes","scope":"shared"}
+            {"event":"phase","t":200,"window":"w1","phase":"inactive"}
+            {"event":"phase","t":300,"window":"w1","phase":"background"}
+            {"event":"launch","t":60000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            """#,
+        ],
+        quiet: [
+            #"""
+            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"phase","t":20,"window":"w1","phase":"active"}
+            {"event":"write","t":100,"window":"w1","key":"notes","scope":"shared"}
+            {"event":"write","t":110,"window":"w1","key":"draft","scope":"scene"}
+            {"event":"phase","t":200,"window":"w1","phase":"inactive"}
+            {"event":"phase","t":300,"window":"w1","phase":"background"}
+            {"event":"save","t":310}
+            {"event":"phase","t":900,"window":"w1","phase":"inactive"}
+            {"event":"phase","t":910,"window":"w1","phase":"active"}
+            {"event":"write","t":1000,"window":"w1","key":"notes","scope":"shared"}
+            {"event":"phase","t":1100,"window":"w1","phase":"inactive"}
+            {"event":"save","t":1150,"keys":["notes"]}
+            {"event":"phase","t":1200,"window":"w1","phase":"background"}
+            {"event":"launch","t":60000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            """#,
+        ])
+}

@@ -58,11 +58,7 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
     case custom(String)
 
     /// The catalogue's rules, in the catalogue's order (``custom(_:)`` rules are not among them).
-    public static let allCases: [Rule] = [
-        .missedBackgroundSave, .unsavedDismiss, .unsavedAtExit, .unfinishedSave, .lostUpdate, .duplicateWindow, .undeclaredScene,
-        .unknownWindow, .eventBeforeLaunch, .unsupportedScene, .phaseSkip, .uncleanExit, .slowLaunch, .launchCrashLoop,
-        .activityInBackground, .appPhaseMismatch, .sceneStorageLost, .unknownEvent, .killExposure,
-    ]
+    public static let allCases: [Rule] = RuleCatalogue.descriptions.map(\.rule)
 
     /// The catalogue rule whose id is `rawValue`; `nil` for any other string (an app's own rule is
     /// made with ``custom(_:)``, never found by id).
@@ -100,15 +96,7 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
     /// The severity the catalogue gives the rule (an app's own rule: ``Severity/error``; its
     /// ``LifecycleRule/severity`` is what it reports at).
     public var defaultSeverity: Severity {
-        switch self {
-        case .missedBackgroundSave, .unsavedDismiss, .unsavedAtExit, .unfinishedSave, .lostUpdate, .duplicateWindow,
-             .undeclaredScene, .unknownWindow, .eventBeforeLaunch, .launchCrashLoop:
-            return .error
-        case .custom:
-            return .error
-        default:
-            return .warning
-        }
+        RuleCatalogue.description(of: self)?.defaultSeverity ?? .error
     }
 
     /// Rules sort by their id, as findings at the same seq do.
@@ -116,29 +104,15 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
 
     /// A one-line summary of what the rule catches.
     public var summary: String {
-        switch self {
-        case .missedBackgroundSave: return "Unsaved state went to the background and was never saved there."
-        case .unsavedDismiss: return "A window was dismissed with unsaved scene state."
-        case .unsavedAtExit: return "The process ended (quit or killed) with unsaved state."
-        case .unfinishedSave: return "An asynchronous save began and never ended before the process could be suspended or ended."
-        case .lostUpdate: return "A write overwrote another writer's change it never saw."
-        case .duplicateWindow: return "A second window of a single-instance scene, or for the same value."
-        case .undeclaredScene: return "A window of a scene the app did not declare, or a value for a scene without `for`."
-        case .unknownWindow: return "An event names a window that is not open, or reuses an open window's id."
-        case .eventBeforeLaunch: return "An event before the first launch or after the run's terminate or kill."
-        case .unsupportedScene: return "A scene kind the platform does not have."
-        case .phaseSkip: return "A phase change skipped inactive (UIKit always passes through it)."
-        case .uncleanExit: return "A run crashed, was killed by the watchdog, or ended active with no recorded cause."
-        case .slowLaunch: return "The app took over the watchdog limit to become active."
-        case .launchCrashLoop: return "The app died at launch, before becoming active, twice in a row within a minute."
-        case .activityInBackground: return "Work (timer, animation, audio) kept running in the background."
-        case .appPhaseMismatch: return "The app-level phase disagrees with its windows' phases."
-        case .sceneStorageLost: return "A restored window read its scene storage as empty."
-        case .unknownEvent: return "An event kind this version does not know."
-        case .killExposure: return "What-if: a kill while inactive or in the background would lose unsaved state."
-        case .custom(let id): return "The app's own rule \(id)."
-        }
+        if case .custom(let id) = self { return "The app's own rule \(id)." }
+        return RuleCatalogue.description(of: self)?.summary ?? ""
     }
+
+    /// What to do about its findings, in one line (Markdown); `nil` for an app's own rule.
+    public var fix: String? { RuleCatalogue.description(of: self)?.fix }
+
+    /// How the rule describes itself (``RuleDescription``): `nil` for an app's own rule.
+    public var catalogueDescription: RuleDescription? { RuleCatalogue.description(of: self) }
 }
 
 /// One thing `replay` found, anchored at the seq of the event that the

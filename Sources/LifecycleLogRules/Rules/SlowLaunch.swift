@@ -53,3 +53,40 @@ package struct SlowLaunch: BuiltInRule {
                         "Run \(run.number) \(how) \(JSONWriter.number(endT - run.launchT)) ms after its launch at seq \(run.launchSeq) without ever becoming active: the launch watchdog kills apps that take about \(JSONWriter.number(limit / 1000)) s. Move work out of App.init and the first view's body (load data in .task).")
     }
 }
+
+extension SlowLaunch: DescribedRule {
+    /// `slow-launch` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
+    /// generated from it), with examples from `traces/rules/slow-launch.jsonl` and `traces/rules/slow-launch-negative.jsonl`.
+    package static let description = RuleDescription(
+        rule: .slowLaunch, defaultSeverity: .warning,
+        summary: "The app took over the watchdog limit to become active.",
+        fix: "Move work out of `App.init` and the first body (use `.task`).",
+        anchor: "the event that first made the app active, or the `kill` or next `launch` that ended the run",
+        fires: [
+            #"""
+            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"phase","t":25000,"window":"w1","phase":"active"}
+            {"event":"terminate","t":26000}
+            {"event":"launch","t":30000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            {"event":"launch","t":61000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            {"event":"open","t":61010,"window":"w1","scene":"main"}
+            {"event":"phase","t":61500,"window":"w1","phase":"active"}
+            """#,
+        ],
+        quiet: [
+            #"""
+            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"phase","t":2000,"window":"w1","phase":"inactive"}
+            {"event":"phase","t":3000,"window":"w1","phase":"active"}
+            {"event":"terminate","t":5000}
+            {"event":"launch","t":10000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}],"reason":"background"}
+            {"event":"delegate","t":10005,"callback":"didReceiveRemoteNotification"}
+            {"event":"launch","t":90000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            {"event":"open","t":90010,"window":"w1","scene":"main"}
+            {"event":"phase","t":90100,"window":"w1","phase":"inactive"}
+            {"event":"phase","t":90200,"window":"w1","phase":"active"}
+            """#,
+        ])
+}

@@ -59,3 +59,38 @@ package struct UncleanExit: BuiltInRule {
                         subject: FindingSubject(details: [how]), message)
     }
 }
+
+extension UncleanExit: DescribedRule {
+    /// `unclean-exit` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
+    /// generated from it), with examples from `traces/rules/unclean-exit.jsonl` and `traces/rules/unclean-exit-negative.jsonl`.
+    package static let description = RuleDescription(
+        rule: .uncleanExit, defaultSeverity: .warning,
+        summary: "A run crashed, was killed by the watchdog, or ended active with no recorded cause.",
+        fix: "A recorded crash or watchdog kill, or a death while active: check crash logs; save before risky work.",
+        anchor: "the `kill`, or the next `launch`",
+        fires: [
+            #"""
+            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}],"build":"41"}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"phase","t":20,"window":"w1","phase":"active"}
+            {"event":"launch","t":5000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}],"build":"41"}
+            {"event":"open","t":5010,"window":"w1","scene":"main"}
+            {"event":"phase","t":5020,"window":"w1","phase":"active"}
+            {"event":"launch","t":9000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}],"build":"42"}
+            """#,
+        ],
+        quiet: [
+            #"""
+            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"phase","t":20,"window":"w1","phase":"active"}
+            {"event":"phase","t":30,"window":"w1","phase":"inactive"}
+            {"event":"phase","t":40,"window":"w1","phase":"background"}
+            {"event":"launch","t":5000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            {"event":"open","t":5010,"window":"w1","scene":"main"}
+            {"event":"phase","t":5020,"window":"w1","phase":"active"}
+            {"event":"terminate","t":6000}
+            {"event":"launch","t":9000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            """#,
+        ])
+}

@@ -24,3 +24,31 @@ package struct UndeclaredScene: BuiltInRule {
         }
     }
 }
+
+extension UndeclaredScene: DescribedRule {
+    /// `undeclared-scene` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
+    /// generated from it), with examples from `traces/rules/undeclared-scene.jsonl` and `traces/rules/undeclared-scene-negative.jsonl`.
+    package static let description = RuleDescription(
+        rule: .undeclaredScene, defaultSeverity: .error,
+        summary: "A window of a scene the app did not declare, or a value for a scene without `for`.",
+        fix: "Declare the scene (with `for:` when it presents a value).",
+        anchor: "the `open`",
+        fires: [
+            #"""
+            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"open","t":20,"window":"w2","scene":"inspector"}
+            {"event":"open","t":30,"window":"w3","scene":"main","value":5}
+            {"event":"phase","t":40,"window":"w2","phase":"active"}
+            """#,
+        ],
+        quiet: [
+            #"""
+            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"open","t":20,"window":"n1","scene":"note","value":{"id":"B5E1"}}
+            {"event":"open","t":30,"window":"n2","scene":"note"}
+            {"event":"terminate","t":40}
+            """#,
+        ])
+}

@@ -33,3 +33,38 @@ package struct UnfinishedSave: BuiltInRule {
                         "\(saves) \(when). Finish saving before the app goes to the background, or end the background task only from the save's completion, not right after starting it.")
     }
 }
+
+extension UnfinishedSave: DescribedRule {
+    /// `unfinished-save` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
+    /// generated from it), with examples from `traces/rules/unfinished-save-at-quit.jsonl` and `traces/rules/unfinished-save-negative.jsonl`.
+    package static let description = RuleDescription(
+        rule: .unfinishedSave, defaultSeverity: .error,
+        summary: "An asynchronous save began and never ended before the process could be suspended or ended.",
+        fix: "Finish an async save before going to the background; end the background task from the save's completion.",
+        anchor: "the `activity` `expire`, or the run's end event",
+        fires: [
+            #"""
+            {"format":"lifecycle-trace","version":2}
+            {"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"phase","t":11,"window":"w1","phase":"active"}
+            {"event":"write","t":50,"window":"w1","key":"notes","scope":"shared"}
+            {"event":"delegate","t":60,"callback":"willTerminate"}
+            {"event":"save","t":61,"store":"notes.sqlite","stage":"begin","id":"q1"}
+            {"event":"terminate","t":62,"reason":"quit"}
+            """#,
+        ],
+        quiet: [
+            #"""
+            {"format":"lifecycle-trace","version":2}
+            {"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"phase","t":11,"window":"w1","phase":"active"}
+            {"event":"write","t":50,"window":"w1","key":"notes","scope":"shared"}
+            {"event":"delegate","t":60,"callback":"willTerminate"}
+            {"event":"save","t":61,"store":"notes.sqlite","stage":"begin","id":"q1"}
+            {"event":"save","t":80,"store":"notes.sqlite","stage":"end","id":"q1"}
+            {"event":"terminate","t":81,"reason":"quit"}
+            """#,
+        ])
+}

@@ -17,3 +17,33 @@ package struct UnsavedAtExit: BuiltInRule {
                         "\(how) with unsaved \(model.list(unsaved)). Saving only on .background misses this: a quit on macOS sends no phase change and a kill can come while .inactive. Save when the scene phase becomes .inactive, on applicationWillTerminate, and after edits.")
     }
 }
+
+extension UnsavedAtExit: DescribedRule {
+    /// `unsaved-at-exit` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
+    /// generated from it), with examples from `traces/rules/unsaved-at-exit-macos-quit.jsonl` and `traces/rules/unsaved-at-exit-negative.jsonl`.
+    package static let description = RuleDescription(
+        rule: .unsavedAtExit, defaultSeverity: .error,
+        summary: "The process ended (quit or killed) with unsaved state.",
+        fix: "Save on `.inactive`, on `applicationWillTerminate`, and after edits: a quit sends no phase change.",
+        anchor: "the run's end event (Readings 11)",
+        fires: [
+            #"""
+            {"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"},{"id":"about","kind":"Window"},{"id":"settings","kind":"Settings"},{"id":"status","kind":"MenuBarExtra"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"phase","t":11,"window":"w1","phase":"active"}
+            {"event":"write","t":50,"key":"theme","scope":"app"}
+            {"event":"delegate","t":60,"callback":"willTerminate"}
+            {"event":"terminate","t":61,"reason":"quit"}
+            """#,
+        ],
+        quiet: [
+            #"""
+            {"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"},{"id":"about","kind":"Window"},{"id":"settings","kind":"Settings"},{"id":"status","kind":"MenuBarExtra"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"phase","t":11,"window":"w1","phase":"active"}
+            {"event":"write","t":50,"key":"theme","scope":"app"}
+            {"event":"save","t":51,"store":"UserDefaults"}
+            {"event":"terminate","t":61}
+            """#,
+        ])
+}

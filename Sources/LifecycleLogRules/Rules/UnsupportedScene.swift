@@ -21,3 +21,28 @@ package struct UnsupportedScene: BuiltInRule {
         }
     }
 }
+
+extension UnsupportedScene: DescribedRule {
+    /// `unsupported-scene` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
+    /// generated from it), with examples from `traces/rules/unsupported-scene.jsonl` and `traces/rules/unsupported-scene-negative.jsonl`.
+    package static let description = RuleDescription(
+        rule: .unsupportedScene, defaultSeverity: .warning,
+        summary: "A scene kind the platform does not have.",
+        fix: "Wrap platform-only scenes in `#if os(…)`.",
+        anchor: "the `launch`",
+        fires: [
+            #"""
+            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"prefs","kind":"Settings"},{"id":"menu","kind":"MenuBarExtra"},{"id":"about","kind":"Window"},{"id":"space","kind":"ImmersiveSpace"}]}
+            {"event":"terminate","t":50}
+            {"event":"launch","t":100,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"prefs","kind":"Settings"},{"id":"menu","kind":"MenuBarExtra"},{"id":"about","kind":"Window"},{"id":"space","kind":"ImmersiveSpace"}]}
+            """#,
+        ],
+        quiet: [
+            #"""
+            {"event":"launch","t":0,"platform":"visionOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"about","kind":"Window"},{"id":"space","kind":"ImmersiveSpace"},{"id":"docs","kind":"DocumentGroup"}]}
+            {"event":"terminate","t":10}
+            {"event":"launch","t":100,"platform":"tvOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            {"event":"terminate","t":110}
+            """#,
+        ])
+}
