@@ -64,7 +64,9 @@ let package = Package(
         ),
         .target(
             name: "LifecycleLogRules",
-            dependencies: ["LifecycleLogRecorder"]
+            dependencies: ["LifecycleLogRecorder"],
+            // The catalogue's one list, from which scripts/generate-catalogue writes Swift.
+            exclude: ["Rules/catalogue.list"]
         ),
         .target(
             name: "LifecycleLogLive",

@@ -35,6 +35,7 @@ final class RuleCatalogueTests: XCTestCase {
             XCTAssertEqual(Rule(rawValue: rule.rawValue), rule)
             XCTAssertEqual(rule.catalogueDescription?.rule, rule)
             XCTAssertNotNil(rule.fix)
+            XCTAssertEqual(rule.defaultSeverity, rule.catalogueDescription?.defaultSeverity, "the generated severity is the description's")
         }
         XCTAssertNil(Rule.custom("mine").catalogueDescription)
         // Every rule spec/rules.md section 3 describes (`### \`id\``) is in the catalogue, and no other.

@@ -19,7 +19,7 @@ extension LifecycleModel {
             if let i = openWindows[window].sceneKeys.index(of: name) {
                 let current = openWindows[window].sceneKeys.values[i].version
                 if rules.hearsAppOnly { rules.observe(.keyWritten(KeyWrite(key: name, scope: scope, window: window, writer: instance, base: current, baseGiven: false,
-                                                      seenSeq: 0, current: current, other: nil, sharedIndex: -1)), self) }
+                                                      seenSeq: 0, current: current, other: nil, sharedIndex: -1)), &self) }
                 let becameDirty = openWindows[window].sceneKeys.update(at: i) { state -> Bool in
                     let wasDirty = state.isDirty
                     state.version += 1
@@ -33,7 +33,7 @@ extension LifecycleModel {
                 }
             } else {
                 if rules.hearsAppOnly { rules.observe(.keyWritten(KeyWrite(key: name, scope: scope, window: window, writer: instance, base: 0, baseGiven: false,
-                                                      seenSeq: 0, current: 0, other: nil, sharedIndex: -1)), self) }
+                                                      seenSeq: 0, current: 0, other: nil, sharedIndex: -1)), &self) }
                 var state = KeyState()
                 state.version = 1
                 state.writers.record(writer: instance, newVersion: 1, seq: seq)
@@ -51,7 +51,7 @@ extension LifecycleModel {
         if rules.hearsSharedWrite(base: base ?? seen.version, current: state.version) {
             rules.observe(.keyWritten(KeyWrite(key: name, scope: scope, window: window, writer: me, base: base ?? seen.version, baseGiven: base != nil,
                                                   seenSeq: seen.seq, current: state.version,
-                                                  other: state.writers.latestWrite(notBy: me, current: state.version), sharedIndex: index)), self)
+                                                  other: state.writers.latestWrite(notBy: me, current: state.version), sharedIndex: index)), &self)
         }
         if !state.isDirty { dirtyCount += 1 }
         sharedKeys[index].written = true
@@ -68,13 +68,13 @@ extension LifecycleModel {
         if scope == .scene {
             guard let window else { return }
             let observed = version ?? openWindows[window].sceneKeys[name]?.version ?? 0
-            rules.observe(.keyRead(key: name, scope: scope, window: window, observed: observed), self)
+            rules.observe(.keyRead(key: name, scope: scope, window: window, observed: observed), &self)
             return
         }
         let index = addSharedKey(name, scope)
         let observed = version ?? sharedKeys[index].state.version
         setLastSeen(index, by: window, Seen(version: observed, seq: seq))
-        if rules.hearsAppOnly { rules.observe(.keyRead(key: name, scope: scope, window: window, observed: observed), self) }
+        if rules.hearsAppOnly { rules.observe(.keyRead(key: name, scope: scope, window: window, observed: observed), &self) }
     }
 
     /// A `save`: with a window, its scene keys and every app/shared key;
@@ -87,7 +87,7 @@ extension LifecycleModel {
         for i in sharedKeys.indices where sharedKeys[i].state.isDirty && sharedKeys[i].ref.scope != .group && coveredShared(sharedKeys[i].ref) {
             sharedKeys[i].state.markSaved()
             dirtyCount -= 1
-            if rules.hearsAppOnly { rules.observe(.keySaved(sharedKeys[i].ref, window: nil), self) }
+            if rules.hearsAppOnly { rules.observe(.keySaved(sharedKeys[i].ref, window: nil), &self) }
         }
         if let pending = run.pendingApp {
             let left = pending.keys.filter { !coveredShared($0) }
@@ -118,7 +118,7 @@ extension LifecycleModel {
                 openWindows[index].sceneKeys.update(at: i) { $0.markSaved() }
                 dirtyCount -= 1
                 savedAny = true
-                if rules.hearsAppOnly { rules.observe(.keySaved(openWindows[index].sceneKeyRef(openWindows[index].sceneKeys.keys[i]), window: index), self) }
+                if rules.hearsAppOnly { rules.observe(.keySaved(openWindows[index].sceneKeyRef(openWindows[index].sceneKeys.keys[i]), window: index), &self) }
             }
             // One at a time: `removeAll(keepingCapacity:)` and `removeLast(_:)` go through the
             // generic `replaceSubrange`, which costs more than the few elements a save leaves.
@@ -141,7 +141,7 @@ extension LifecycleModel {
             run.appActivities[name] = state == .start ? started : nil
         }
         if rules.hearsAppOnly {
-            rules.observe(state == .start ? .activityStarted(name: name, window: window) : .activityStopped(name: name, window: window), self)
+            rules.observe(state == .start ? .activityStarted(name: name, window: window) : .activityStopped(name: name, window: window), &self)
         }
     }
 }

@@ -65,7 +65,7 @@ extension LifecycleModel {
         if let index {
             let from = openWindows[index].ownPhase ?? appLevelBefore
             setOwnPhase(newPhase, of: index)
-            if rules.hearsWindowPhase(from: from, to: newPhase) { rules.observe(.phaseChanged(window: index, from: from, to: newPhase), self) }
+            if rules.hearsWindowPhase(from: from, to: newPhase) { rules.observe(.phaseChanged(window: index, from: from, to: newPhase), &self) }
             if let into = crossing(index, from: from, to: newPhase) {
                 var crossed = takeCrossingScratch()
                 crossed.append((openWindows[index].id, into))
@@ -76,7 +76,7 @@ extension LifecycleModel {
         } else {
             run.appLevelPhase = newPhase
             run.lastAppLevelPhaseSeq = seq
-            rules.observe(.phaseChanged(window: nil, from: appLevelBefore, to: newPhase), self)
+            rules.observe(.phaseChanged(window: nil, from: appLevelBefore, to: newPhase), &self)
             if appLevelBefore != newPhase, openWindows.indices.contains(where: {
                 openWindows[$0].ownPhase == nil && crossing($0, from: appLevelBefore, to: newPhase) != nil
             }) {
@@ -153,12 +153,12 @@ extension LifecycleModel {
             missedSave(pending, &rules)
         }
         if appEntered || ordered.contains(where: { $0.intoBackground }) {
-            rules.observe(.crossedBackground(crossed: ordered, appEntered: appEntered), self)
+            rules.observe(.crossedBackground(crossed: ordered, appEntered: appEntered), &self)
         }
         let firstActive = newApp == .active && !run.everActive
         if firstActive { run.everActive = true }
         if firstActive || (newApp != appBefore && rules.hearsAppOnly) {
-            rules.observe(.appPhaseChanged(from: appBefore, to: newApp, firstActive: firstActive), self)
+            rules.observe(.appPhaseChanged(from: appBefore, to: newApp, firstActive: firstActive), &self)
         }
     }
 }

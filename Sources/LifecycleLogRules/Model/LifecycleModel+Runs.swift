@@ -25,7 +25,7 @@ extension LifecycleModel {
         // The new run reuses the last one's table storage, emptied.
         run.relaunch(number: runCount, launchSeq: seq, launchT: t, launch: launch, appWriter: takeInstance(),
                      seen: SeenVersions(atStart: sharedVersions, startSeq: seq))
-        rules.observe(.runStarted(launch), self)
+        rules.observe(.runStarted(launch), &self)
     }
 
     // Rare (once a run): out of line, so that the per-event `applyInRun` stays small.
@@ -69,7 +69,7 @@ extension LifecycleModel {
     mutating func endRun(at seq: UInt64, how: RunEnd.How, _ rules: inout RuleSet) {
         guard hasRun else { return }
         resolvePendingSaves(&rules)
-        rules.observe(.runEnded(RunEnd(seq: seq, how: how, appPhase: appPhase)), self)
+        rules.observe(.runEnded(RunEnd(seq: seq, how: how, appPhase: appPhase)), &self)
         removeAllWindows()
         run.openSaves.removeAll(keepingCapacity: true)
         dirtyCount = 0
@@ -95,6 +95,6 @@ extension LifecycleModel {
     mutating func missedSave(_ pending: PendingSave, _ rules: inout RuleSet) {
         guard !pending.keys.isEmpty else { return }
         run.missedInBackground.formUnion(pending.keys)
-        rules.observe(.backgroundSaveMissed(pending), self)
+        rules.observe(.backgroundSaveMissed(pending), &self)
     }
 }

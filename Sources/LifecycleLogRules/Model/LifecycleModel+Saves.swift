@@ -50,7 +50,7 @@ extension LifecycleModel {
         for (index, version) in open.shared {
             let (saved, cleaned) = Self.save(&sharedKeys[index].state, at: version)
             if cleaned { dirtyCount -= 1 }
-            if saved, rules.hearsAppOnly { rules.observe(.keySaved(sharedKeys[index].ref, window: nil), self) }
+            if saved, rules.hearsAppOnly { rules.observe(.keySaved(sharedKeys[index].ref, window: nil), &self) }
             if let pending = run.pendingApp { run.pendingApp = pending.takingOff(sharedKeys[index].ref, savedAt: version) }
         }
         for (key, version) in open.scene {
@@ -64,7 +64,7 @@ extension LifecycleModel {
                 openWindows[w].dirtyScene.swapAt(j, openWindows[w].dirtyScene.count - 1)
                 openWindows[w].dirtyScene.removeLast()
             }
-            if saved, rules.hearsAppOnly { rules.observe(.keySaved(key, window: w), self) }
+            if saved, rules.hearsAppOnly { rules.observe(.keySaved(key, window: w), &self) }
             if let pending = openWindows[w].pendingBackground {
                 openWindows[w].pendingBackground = pending.takingOff(key, savedAt: version)
             }

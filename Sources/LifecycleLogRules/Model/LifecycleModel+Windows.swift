@@ -4,7 +4,7 @@ extension LifecycleModel {
                                                    _ rules: inout RuleSet) {
         guard hasRun else { return }
         if let existing = windowIndex(id) {
-            rules.observe(.windowIdReused(window: id, existing: existing), self)
+            rules.observe(.windowIdReused(window: id, existing: existing), &self)
             return
         }
         let canonical = value?.canonicalJSON
@@ -31,7 +31,7 @@ extension LifecycleModel {
             forgetRestoration(slot)  // a fresh window: nothing to inherit from it until it saves
             if idSlot != slot { forgetRestoration(idSlot) }
         }
-        rules.observe(.windowOpened(index: index, declaration: run.scenes[scene]), self)
+        rules.observe(.windowOpened(index: index, declaration: run.scenes[scene]), &self)
         phasesChanged(seq: seq, t: t, appBefore: appBefore, &rules)
     }
 
@@ -82,7 +82,7 @@ extension LifecycleModel {
 
     mutating func applyDismiss(seq: UInt64, t: Double, index: Int, _ rules: inout RuleSet) {
         let appBefore = appPhase
-        rules.observe(.windowDismissed(index: index), self)
+        rules.observe(.windowDismissed(index: index), &self)
         if let pending = openWindows[index].pendingBackground {
             openWindows[index].pendingBackground = nil
             missedSave(pending, &rules)

@@ -329,7 +329,7 @@ extension LifecycleModel {
         if event.window != ReplayEvent.noWindow && event.kind != .open {
             index = windowIndex(event.window)
             if index == nil {
-                rules.observe(.unknownWindow(event), self)
+                rules.observe(.unknownWindow(event), &self)
                 return
             }
         }
@@ -362,7 +362,7 @@ extension LifecycleModel {
             }
         case .activity:
             applyActivity(seq: seq, name: event.name, state: event.activityState, window: index, &rules)
-            if event.activityState == .expire, !run.openSaves.isEmpty { rules.observe(.expired, self) }
+            if event.activityState == .expire, !run.openSaves.isEmpty { rules.observe(.expired, &self) }
         case .launch, .mark, .unknown:
             break  // handled by the fold (LifecycleReducer.apply)
         }

@@ -112,7 +112,7 @@ public struct LifecycleReducer: Sendable {
         switch event.kind {
         case .unknown:
             // Once per kind in the whole trace, whichever process it names (rules.md, `unknown-event`).
-            if unknownKinds.insert(event.name).inserted { rules.observe(.unknownEvent(kind: event.name), model) }
+            if unknownKinds.insert(event.name).inserted { rules.observe(.unknownEvent(kind: event.name), &model) }
         case .mark:
             break
         case .launch:
@@ -120,7 +120,7 @@ public struct LifecycleReducer: Sendable {
         default:
             guard model.isRunning else {
                 // Flagged, with no other effect (but an event all the same: other processes' stretches go on).
-                rules.observe(.outsideRun(event), model)
+                rules.observe(.outsideRun(event), &model)
                 finishEvent(seq: seq)
                 return
             }
@@ -332,7 +332,7 @@ public struct LifecycleReducer: Sendable {
     private mutating func finishProcess() {
         model.finishTrace(&rules)
         rules.finish(model)
-        rules.decideMissedSaves(model)
+        rules.decideWaiting(model)
     }
 
     /// The findings that are final and not yet taken, sorted by seq then rule.

@@ -1,29 +1,8 @@
-/// The catalogue, listed once: every built-in rule's type, in catalogue order (spec/rules.md).
-/// ``Rule/allCases``, the rules' severities, summaries and fixes, README.md's rule table, spec/rules.md
-/// section 2 and the examples test are all read from this list.
+/// The catalogue, listed once (`Rules/catalogue.list`, from which `scripts/generate-catalogue` writes
+/// ``descriptions``, the `Rule` cases and `RuleSet`'s routing). ``Rule/allCases``, the rules'
+/// severities, summaries and fixes, README.md's rule table, spec/rules.md section 2 and the
+/// examples test are all read from it.
 package enum RuleCatalogue {
-    /// Every rule's description, in catalogue order.
-    package static let descriptions: [RuleDescription] = [
-        MissedBackgroundSave.description,
-        UnsavedDismiss.description,
-        UnsavedAtExit.description,
-        UnfinishedSave.description,
-        LostUpdate.description,
-        DuplicateWindow.description,
-        UndeclaredScene.description,
-        UnknownWindow.description,
-        EventBeforeLaunch.description,
-        UnsupportedScene.description,
-        PhaseSkip.description,
-        UncleanExit.description,
-        SlowLaunch.description,
-        LaunchCrashLoop.description,
-        ActivityInBackground.description,
-        AppPhaseMismatch.description,
-        SceneStorageLost.description,
-        UnknownEvent.description,
-        KillExposure.description,
-    ]
 
     /// The description of the catalogue's `rule` (`nil` for an app's own rule).
     package static func description(of rule: Rule) -> RuleDescription? {

@@ -2,10 +2,10 @@
 /// value, or (rules version 2) a second immersive space of the process while one is open.
 package struct DuplicateWindow: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         guard case .windowOpened(let index, let declaration?) = transition else { return }
         if declaration.known == .immersiveSpace {
-            immersive(index, declaration, now, model, &findings)
+            immersive(index, declaration, now, &model, &findings)
             return
         }
         let scene = model.openWindows[index].scene
@@ -23,7 +23,7 @@ package struct DuplicateWindow: BuiltInRule {
 
     /// An `ImmersiveSpace` opens: any open window of any `ImmersiveSpace` scene is one too many.
     @inline(never)
-    private func immersive(_ index: Int, _ declaration: DeclaredScene, _ now: EventTime, _ model: LifecycleModel,
+    private func immersive(_ index: Int, _ declaration: DeclaredScene, _ now: EventTime, _ model: inout LifecycleModel,
                            _ findings: inout FindingQueue) {
         var earliest: Int?
         for i in model.openWindows.indices where i != index && model.run.scenes[model.openWindows[i].scene]?.known == .immersiveSpace {
@@ -33,7 +33,7 @@ package struct DuplicateWindow: BuiltInRule {
     }
 
     @inline(never)
-    private func report(_ index: Int, other otherIndex: Int, _ declaration: DeclaredScene, _ now: EventTime, _ model: LifecycleModel,
+    private func report(_ index: Int, other otherIndex: Int, _ declaration: DeclaredScene, _ now: EventTime, _ model: borrowing LifecycleModel,
                         _ findings: inout FindingQueue) {
         let names = model.names
         let window = model.openWindows[index]

@@ -27,13 +27,13 @@ package struct KillExposure: BuiltInRule {
     }
 
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         guard case .runEnded(let end) = transition else { return }
         runEnded(atWillTerminate: { if case .willTerminate = end.how { return true } else { return false } }(), model, &findings)
     }
 
     /// Extends or closes the stretch after each event.
-    mutating func afterEvent(seq: UInt64, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func afterEvent(seq: UInt64, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
         if awaitingEnd == nil, model.awaitsEndAfterWillTerminate {
             awaitingEnd = AwaitingEnd(beforeWillTerminate: stretch)
         }
@@ -48,6 +48,9 @@ package struct KillExposure: BuiltInRule {
         }
     }
 
+    /// ``firstSeq``, in every process: a stretch may still end up reported at its first event.
+    package func undecidedSince(whileParked: Bool) -> UInt64? { firstSeq }
+
     /// The lowest seq a stretch, going on or kept aside, is anchored at, if any.
     var firstSeq: UInt64? {
         var first = stretch?.firstSeq
@@ -61,7 +64,7 @@ package struct KillExposure: BuiltInRule {
 
     /// The run ended: at its willTerminate (only the stretch before it counts) or at an end event
     /// of its own (every stretch counts).
-    private mutating func runEnded(atWillTerminate: Bool, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    private mutating func runEnded(atWillTerminate: Bool, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
         guard let awaiting = awaitingEnd else { close(model, &findings); return }
         awaitingEnd = nil
         if atWillTerminate {
@@ -73,8 +76,11 @@ package struct KillExposure: BuiltInRule {
         }
     }
 
+    /// At the end of the trace: reports the stretch going on, if any.
+    package mutating func finish(_ model: borrowing LifecycleModel, _ findings: inout FindingQueue) { close(model, &findings) }
+
     /// Reports the stretch going on, if any (kept aside while the run waits for its end).
-    mutating func close(_ model: LifecycleModel, _ findings: inout FindingQueue) {
+    mutating func close(_ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
         guard let stretch else { return }
         self.stretch = nil
         if awaitingEnd != nil {
@@ -84,7 +90,7 @@ package struct KillExposure: BuiltInRule {
         }
     }
 
-    private func report(_ stretch: ExposureStretch, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    private func report(_ stretch: ExposureStretch, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
         let keys = model.ordered(stretch.keys)
         findings.report(.killExposure, at: stretch.firstSeq, related: [stretch.lastSeq], subject: model.subject(keys: keys),
                         "From seq \(stretch.firstSeq) to seq \(stretch.lastSeq) the app was inactive or in the background with unsaved \(model.list(keys)); a kill there (app switcher, suspension) would have lost \(keys.count == 1 ? "it" : "them"). Save as soon as the scene phase leaves .active.")

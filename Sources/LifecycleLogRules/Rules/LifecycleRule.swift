@@ -171,17 +171,17 @@ package struct CustomRules: Sendable {
         return mark
     }
 
-    mutating func observe(_ transition: LifecycleTransition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    mutating func observe(_ transition: LifecycleTransition, at now: EventTime, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
         for i in rules.indices {
-            var context = LifecycleRuleContext(model: model, seq: now.seq, t: now.t)
+            var context = LifecycleRuleContext(model: copy model, seq: now.seq, t: now.t)
             rules[i].observe(transition, in: &context)
             report(context, of: rules[i], &findings)
         }
     }
 
-    mutating func finish(at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    mutating func finish(at now: EventTime, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
         for i in rules.indices {
-            var context = LifecycleRuleContext(model: model, seq: now.seq, t: now.t)
+            var context = LifecycleRuleContext(model: copy model, seq: now.seq, t: now.t)
             rules[i].finish(in: &context)
             report(context, of: rules[i], &findings)
         }
@@ -215,7 +215,7 @@ package struct CustomRules: Sendable {
 
 extension LifecycleTransition {
     /// The public form of a model transition, or `nil` for those only the catalogue's rules hear.
-    init?(_ transition: Transition, _ model: LifecycleModel) {
+    init?(_ transition: Transition, _ model: borrowing LifecycleModel) {
         let names = model.names
         func window(_ index: Int?) -> String? { index.map { names[model.openWindows[$0].id] } }
         switch transition {

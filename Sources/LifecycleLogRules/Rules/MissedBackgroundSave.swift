@@ -10,13 +10,20 @@ package struct MissedBackgroundSave: BuiltInRule {
     @inline(__always)
     var isEmpty: Bool { missed.isEmpty }
 
+    /// Background saves wait for the state to come back or the run to end.
+    @inline(__always) package var waitsToSettle: Bool { !missed.isEmpty }
+
+    /// A process set aside while another runs holds back its waiting saves' anchors: they cannot
+    /// be decided until it runs again. (In the running process they settle through ``settle(below:_:_:)``.)
+    package func undecidedSince(whileParked: Bool) -> UInt64? { whileParked ? missed.keys.min() : nil }
+
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         guard case .backgroundSaveMissed(let pending) = transition else { return }
         record(pending, model)
     }
 
-    private mutating func record(_ pending: PendingSave, _ model: LifecycleModel) {
+    private mutating func record(_ pending: PendingSave, _ model: borrowing LifecycleModel) {
         var record = missed[pending.seq] ?? (keys: [], related: [], subject: nil)
         record.keys.formUnion(pending.keys)
         record.related.formUnion(model.lastWriteSeqs(pending.keys))
@@ -28,7 +35,8 @@ package struct MissedBackgroundSave: BuiltInRule {
 
     /// Reports the keys missed at every seq below `mark` (the watermark: the model holds it
     /// below every background save still undecided).
-    mutating func settle(below mark: UInt64, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func settle(below mark: UInt64, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
+        guard !missed.isEmpty else { return }
         for seq in missed.keys.sorted() where seq < mark {
             // `!`: seq comes from missed.keys.
             let record = missed.removeValue(forKey: seq)!

@@ -7,12 +7,12 @@ package struct SlowLaunch: BuiltInRule {
     let limit: Double
 
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         switch transition {
         case .appPhaseChanged(_, _, firstActive: true):
-            firstActive(now, model, &findings)
+            firstActive(now, &model, &findings)
         case .runEnded(let end):
-            killed(end, now, model, &findings)
+            killed(end, now, &model, &findings)
         default:
             break
         }
@@ -24,7 +24,7 @@ package struct SlowLaunch: BuiltInRule {
     }
 
     @inline(never)
-    private func firstActive(_ now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    private func firstActive(_ now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         let (launchSeq, launchT, judged) = (model.run.launchSeq, model.run.launchT, Self.judges(model.run))
         if judged, now.t - launchT > limit {
             findings.report(.slowLaunch, at: now.seq, related: [launchSeq], subject: FindingSubject(details: ["became active late"]),
@@ -33,7 +33,7 @@ package struct SlowLaunch: BuiltInRule {
     }
 
     @inline(never)
-    private func killed(_ end: RunEnd, _ now: EventTime, _ model: LifecycleModel, _ findings: inout FindingQueue) {
+    private func killed(_ end: RunEnd, _ now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         let run = model.run
         guard !run.everActive, Self.judges(run) else { return }
         let endT: Double
@@ -89,4 +89,9 @@ extension SlowLaunch: DescribedRule {
             {"event":"phase","t":90200,"window":"w1","phase":"active"}
             """#,
         ])
+}
+
+extension SlowLaunch {
+    /// The rule with the threshold `configuration` gives it.
+    init(configuration: RuleConfiguration) { self.init(limit: configuration.slowLaunchLimit) }
 }
