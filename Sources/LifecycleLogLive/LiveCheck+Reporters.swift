@@ -25,7 +25,7 @@ extension LifecycleRecorder {
     /// Makes every call the recorder refuses as a misuse (an event that is not valid, such as a
     /// `scene` key written without its window) an Xcode runtime issue in a DEBUG build, and a test
     /// failure in an XCTest test, through swift-issue-reporting's `reportIssue`, besides
-    /// ``LifecycleRecorder/lastError`` and the unified log. Call it once, early, in a debug build.
+    /// `LifecycleRecorder.lastError` and the unified log. Call it once, early, in a debug build.
     public static func reportMisusesAsRuntimeIssues() {
         onMisuse { error in reportIssue(error.description) }
     }

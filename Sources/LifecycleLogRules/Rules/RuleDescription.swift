@@ -1,4 +1,4 @@
-/// What a rule of the catalogue is, said once, by the rule's own type (``DescribedRule``): its id,
+/// What a rule of the catalogue is, said once, by the rule's own type (`DescribedRule`): its id,
 /// default severity, a one-line summary, the fix in one line, the event its findings are anchored
 /// at, and examples that must fire and must not. `Rule`'s ``Rule/allCases``,
 /// ``Rule/defaultSeverity``, ``Rule/summary`` and ``Rule/fix``, README.md's rule table and
