@@ -16,7 +16,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzStoredEvent",
-            dependencies: ["FuzzSupport", .product(name: "LifecycleLog", package: "LifecycleLog"), .product(name: "LifecycleLogRecorder", package: "LifecycleLog")]
+            dependencies: ["FuzzSupport", .product(name: "LifecycleLog", package: "LifecycleLog"), .product(name: "LifecycleLogRules", package: "LifecycleLog"),
+                           .product(name: "LifecycleLogRecorder", package: "LifecycleLog")]
         ),
     ],
     swiftLanguageModes: [.v6]

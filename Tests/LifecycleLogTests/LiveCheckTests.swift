@@ -26,7 +26,7 @@ final class LiveCheckTests: XCTestCase {
     func testLiveFindingsEqualReplaysOnGeneratedSessionsByteForByte() throws {
         var sessions = 0, findings = 0
         for version in [1, 2] {
-            for seed in UInt64(1)...600 {
+            for seed in UInt64(1)...1_200 {
                 var events: [Event] = []
                 TraceGenerator.generate(.init(events: 400, seed: seed, windows: 1 + Int(seed % 5), bugRate: 8, formatVersion: version)) {
                     events.append($0)
@@ -48,7 +48,7 @@ final class LiveCheckTests: XCTestCase {
                 findings += replayed.count
             }
         }
-        XCTAssertEqual(sessions, 1_200)
+        XCTAssertEqual(sessions, 2_400)
         XCTAssertGreaterThan(findings, 1_000, "the generated sessions have findings to compare")
     }
 

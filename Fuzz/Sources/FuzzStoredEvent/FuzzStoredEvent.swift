@@ -4,6 +4,7 @@
 // replay decoder must accept exactly the records the full decoder accepts.
 import FuzzSupport
 @testable import LifecycleLog
+@testable import LifecycleLogRules
 @testable import LifecycleLogRecorder
 
 @main
