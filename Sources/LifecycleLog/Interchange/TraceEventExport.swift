@@ -39,7 +39,11 @@ public enum TraceEventExport {
     /// var json = ""
     /// try TraceEventExport.write("session.lmdb") { json += $0 }
     /// ```
-    /// - Parameter customRules: an app's own rules, whose findings are exported beside the catalogue's.
+    /// - Parameters:
+    ///   - path: a `.lmdb` trace file or a `.jsonl` trace.
+    ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
+    ///   - customRules: an app's own rules, whose findings are exported beside the catalogue's.
+    ///   - body: called with each piece of the JSON, in order.
     /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace, or what `body` throws.
     public static func write(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
                              customRules: [any LifecycleRule] = [],

@@ -139,6 +139,7 @@ public struct Timeline: Sendable {
     /// Builds the timeline of the trace at `path` (two streaming passes).
     ///
     /// - Parameters:
+    ///   - path: a `.lmdb` trace file or a `.jsonl` trace.
     ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
     ///   - customRules: an app's own rules, whose findings are drawn beside the catalogue's.
     /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace, or `invalidArgument`

@@ -53,6 +53,9 @@ public enum Replayer {
     /// its event (``Finding/line``).
     ///
     /// - Parameters:
+    ///   - path: the trace's path (`-`: standard input).
+    ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
+    ///   - customRules: an app's own rules, run beside the catalogue's (see ``LifecycleRule``).
     ///   - dropTornFinalRecord: whether a torn last line (no newline and not valid JSON, what a
     ///     writer killed mid-line leaves) is dropped, as `replay import` drops it, rather than
     ///     refused.
@@ -71,7 +74,13 @@ public enum Replayer {
     /// state, however long the trace.
     ///
     /// - Parameters:
+    ///   - path: the trace's path (`-`: standard input).
+    ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
+    ///   - customRules: an app's own rules, run beside the catalogue's (see ``LifecycleRule``).
     ///   - progress: called with the number of events replayed so far, every 65,536 events.
+    ///   - dropTornFinalRecord: whether a torn last line is dropped rather than refused (see
+    ///     ``replay(jsonLines:configuration:customRules:dropTornFinalRecord:)``).
+    ///   - onFinding: called with each finding once it is final.
     /// - Returns: the report's counts; its ``ReplayReport/findings`` is empty.
     /// - Throws: `LifecycleLogError` for a missing or malformed trace, or what `onFinding` throws.
     public static func replay(jsonLines path: String, configuration: RuleConfiguration = RuleConfiguration(),
