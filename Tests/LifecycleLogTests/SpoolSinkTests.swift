@@ -15,6 +15,25 @@ final class SpoolSinkTests: XCTestCase {
         return events
     }
 
+    func testASpoolInAMissingFolderCreatesItsFoldersAndRecords() throws {
+        // A fresh iOS container has no Library/Application Support (issue 21.6).
+        let folder = TemporaryFolder()
+        let path = folder.file("Library/Application Support/LifecycleLog/session.jsonl")
+        let recorder = LifecycleRecorder(sink: SpoolSink(path: path), clock: { 0 })
+        recorder.launch(platform: .iOS, scenes: [SceneDeclaration(id: "main", kind: .windowGroup)])
+        recorder.mark("recorded")
+        try recorder.close()
+        XCTAssertNil(recorder.lastError)
+        XCTAssertEqual(try importedEvents(path, folder: folder).map(\.name), ["launch", "mark"])
+        // A file where a folder should be is reported through lastError, not a crash.
+        let blocked = folder.write("file", "x")
+        let sink = SpoolSink(path: blocked + "/inside/session.jsonl")
+        let blockedRecorder = LifecycleRecorder(sink: sink, clock: { 0 })
+        blockedRecorder.mark("lost")
+        XCTAssertThrowsError(try blockedRecorder.flush())
+        XCTAssertEqual(blockedRecorder.lastError?.code, .io)
+    }
+
     func testRoundTripThroughImportWithHeaderFirst() throws {
         let folder = TemporaryFolder()
         let path = folder.file("session.jsonl")

@@ -68,12 +68,16 @@ public final class SpoolSink: RecordingSink {
     /// spool that cannot be used is replaced by a new file beside it, and the
     /// recorder reports that on its first write.
     ///
+    /// The folders on the way to `path` are created when missing (a fresh iOS container has no
+    /// `Library/Application Support` until an app makes it).
+    ///
     /// - Parameter path: the JSON Lines file, conventionally `*.jsonl`, in a
     ///   folder the app can write (its container's Application Support or Caches).
     public init(path: String) {
         self.path = path
         var s = State(path: path)
         var time: Double = 0
+        Self.createFolders(above: path)
         switch Self.open(existing: path) {
         case .success(let opened):
             s.fd = opened.fd
@@ -294,6 +298,21 @@ public final class SpoolSink: RecordingSink {
             let previous = s.warning.map { ": \($0.description)" } ?? ""
             s.warning = LifecycleLogError(.io, "the spool could not be used\(previous); recording continues in \(candidate)", path: base)
             return
+        }
+    }
+
+    /// Creates every missing folder on the way to the file at `path` (as `mkdir -p` does), each
+    /// `rwxr-xr-x`. A folder that cannot be made is left to the open that follows, which fails
+    /// and says why.
+    package static func createFolders(above path: String) {
+        guard let slash = path.lastIndex(of: "/"), slash > path.startIndex else { return }
+        let folder = path[..<slash]
+        var current = folder.hasPrefix("/") ? "/" : ""
+        for component in folder.split(separator: "/") {
+            if !current.isEmpty && current != "/" { current += "/" }
+            current += component
+            if component == "." || component == ".." { continue }
+            _ = mkdir(current, 0o755)  // EEXIST and the like: the open that follows reports what matters
         }
     }
 
