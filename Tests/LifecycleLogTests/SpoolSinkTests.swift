@@ -131,18 +131,20 @@ final class SpoolSinkTests: XCTestCase {
     #endif
 
     func testWriteThrowsOnlyWhenNoFileBesideCanBeWrittenAndTheRecorderKeepsTheEvents() throws {
+        // A file where the spool's folder should be: the folder cannot be made, nor any file in it.
         let folder = TemporaryFolder()
-        let path = folder.file("missing-folder/s.jsonl")
-        let recorder = LifecycleRecorder(sink: SpoolSink(path: path))
+        let blocked = folder.write("blocked", "not a folder")
+        let recorder = LifecycleRecorder(sink: SpoolSink(path: blocked + "/s.jsonl"))
         recorder.mark("a")
         XCTAssertThrowsError(try recorder.flush())
         XCTAssertEqual(recorder.lastError?.code, .io)
-        try FileManager.default.createDirectory(atPath: folder.file("missing-folder"), withIntermediateDirectories: false)
+        try FileManager.default.removeItem(atPath: blocked)
+        try FileManager.default.createDirectory(atPath: blocked, withIntermediateDirectories: false)
         try recorder.flush()  // the sink tries a new file again
         try recorder.close()
-        let written = try FileManager.default.contentsOfDirectory(atPath: folder.file("missing-folder"))
+        let written = try FileManager.default.contentsOfDirectory(atPath: blocked)
         XCTAssertEqual(written.count, 1)
-        XCTAssertEqual(try importedEvents(folder.file("missing-folder/\(written[0])"), folder: folder).map(\.kind), [.mark(label: "a")])
+        XCTAssertEqual(try importedEvents(blocked + "/" + written[0], folder: folder).map(\.kind), [.mark(label: "a")])
     }
 
     func testSuffixedNames() {
