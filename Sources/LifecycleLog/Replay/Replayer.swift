@@ -111,22 +111,11 @@ extension Replayer {
             return try replay(jsonLines: path, configuration: configuration, customRules: customRules,
                               progress: progress, dropTornFinalRecord: path != "-", onFinding: onFinding)
         }
-        var reducer = try LifecycleReducer(configuration: configuration, appRules: customRules)
-        var errors = 0, warnings = 0
-        func hand(_ findings: [Finding]) throws {
-            for f in findings {
-                if f.severity == .error { errors += 1 } else { warnings += 1 }
-                try onFinding(f)
-            }
+        var replay = try FindingStream(configuration: configuration, customRules: customRules)
+        try PipelinedReplay.forEachBatch(of: path) { batch in
+            try replay.apply(batch, progress: progress, onFinding)
         }
-        do {
-            try PipelinedReplay.forEachBatch(of: path) { batch in
-                try reducer.apply(batch, progress: progress, settled: hand)
-            }
-        }
-        reducer.finish()
-        try hand(reducer.takeSettledFindings())
-        return ReplayReport(trace: path, events: reducer.eventCount, runs: reducer.runCount, findings: [], errors: errors, warnings: warnings)
+        return try replay.finish(trace: path, onFinding)
     }
 
     /// The main app's state rebuilt just after the event `seq` (or after the last event when

@@ -105,8 +105,8 @@ public enum Replayer {
     }
 }
 
-/// A reducer whose settled findings are counted as they are handed on: the fold every replay of
-/// ``Event``s shares (in memory, JSON Lines, a live check).
+/// A reducer whose settled findings are counted as they are handed on: the fold every replay
+/// shares (events in memory, JSON Lines, a live check, and `.lmdb` batches in `LifecycleLog`).
 package struct FindingStream {
     package var reducer: LifecycleReducer
     private var errors = 0
@@ -122,7 +122,24 @@ package struct FindingStream {
         if !reducer.findings.isEmpty { try hand(reducer.takeSettledFindings(), onFinding) }
     }
 
+    /// Folds every event of a decoded batch (a `.lmdb` trace's) and hands what settled to `onFinding`.
+    package mutating func apply(_ batch: borrowing ReplayBatch, progress: ((UInt64) -> Void)?,
+                                _ onFinding: (Finding) throws -> Void) throws {
+        // Counted in locals: the reducer is being modified while the findings are handed on.
+        var errors = 0, warnings = 0
+        defer {
+            self.errors += errors
+            self.warnings += warnings
+        }
+        try reducer.apply(batch, progress: progress) { try Self.hand($0, onFinding, errors: &errors, warnings: &warnings) }
+    }
+
     private mutating func hand(_ findings: [Finding], _ onFinding: (Finding) throws -> Void) throws {
+        try Self.hand(findings, onFinding, errors: &errors, warnings: &warnings)
+    }
+
+    private static func hand(_ findings: [Finding], _ onFinding: (Finding) throws -> Void,
+                             errors: inout Int, warnings: inout Int) throws {
         for f in findings {
             if f.severity == .error { errors += 1 } else { warnings += 1 }
             try onFinding(f)
