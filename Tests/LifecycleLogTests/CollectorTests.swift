@@ -101,7 +101,7 @@ final class CollectorTests: XCTestCase {
             try first.stop()
         }
         let sink = try XCTUnwrap(firstSink)
-        try sink.write(Self.marks(10, from: 20, prefix: "m"))  // to the spool: the collector is gone
+        try sink.write(Self.marks(10, from: 20, prefix: "m"))  // to the spool too: the collector is gone
         XCTAssertFalse(sink.isConnected)
         let second = try RunningCollector(path: path, port: port)
         Thread.sleep(forTimeInterval: 0.2)  // past the sink's retry interval
@@ -111,8 +111,9 @@ final class CollectorTests: XCTestCase {
         try second.stop()
         // What the sink spools when the collector stored a batch and died before acknowledging it:
         // the batch, as it was given to the sink (its own t, no process), stamped as sent.
+        // Since issue 21 (2) the sink resumes: the second collector got the spooled batch as well.
         var stored = try storedEvents(path)
-        XCTAssertEqual(stored.count, 30)
+        XCTAssertEqual(stored.count, 40)
         XCTAssertTrue(stored.allSatisfy { TraceInterchange.Delivery($0) != nil }, "the collector keeps the delivery member")
         let resent = stored[10..<20].map { event in
             var event = event
@@ -128,8 +129,8 @@ final class CollectorTests: XCTestCase {
         let merged = folder.file("merged.lmdb")
         let result = try replay("merge", path, spool, resentSpool, "-o", merged)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stderr.contains("merged 30 events from the trace and 10 from the spools"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("10 already there left out"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("merged 40 events from the trace and 0 from the spools"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("20 already there left out"), result.stderr)
         stored = try storedEvents(merged)
         XCTAssertEqual(stored.map { event -> String in
             if case .mark(let label) = event.kind { return label }
@@ -185,9 +186,10 @@ final class CollectorTests: XCTestCase {
         let running = try RunningCollector(path: path, token: "s3cret")
         for token in [nil, "guess"] {
             let refused = Self.sink(running.port, process: "intruder", token: token)
-            XCTAssertThrowsError(try refused.write(Self.marks(3, prefix: "no"))) { error in
-                XCTAssertTrue("\(error)".contains("token"), "\(error)")
-            }
+            try refused.write(Self.marks(3, prefix: "no"))  // kept for the collector; never sent without the token
+            let deadline = Date().addingTimeInterval(5)
+            while refused.connectionError == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            XCTAssertTrue(refused.connectionError?.message.contains("token") == true, "\(String(describing: refused.connectionError))")
             refused.close()
         }
         // A raw client that pipelines events right after a bad handshake gets none stored either.
@@ -201,7 +203,7 @@ final class CollectorTests: XCTestCase {
         XCTAssertNoThrow(try allowed.write(Self.marks(3, prefix: "yes")))
         allowed.close()
         let summary = try running.stop()
-        XCTAssertEqual(summary.refused, 3)
+        XCTAssertGreaterThanOrEqual(summary.refused, 3, "the refused sinks retry until closed")
         XCTAssertEqual(try storedEvents(path).map(\.process), ["friend", "friend", "friend"])
     }
 
@@ -267,13 +269,14 @@ final class CollectorTests: XCTestCase {
         let recorder = LifecycleRecorder(sink: Self.sink(port, fallback: fallback), durability: .batched(maxDelayMilliseconds: 1, maxEvents: 4))
         for i in 0..<50 { recorder.mark("m\(i)") }
         try recorder.flush()
-        XCTAssertTrue(recorder.lastError?.message.contains("batches go to memory") == true, "the outage is reported: \(String(describing: recorder.lastError))")
+        XCTAssertTrue(recorder.lastError?.message.contains("they are in memory too") == true, "the outage is reported: \(String(describing: recorder.lastError))")
         XCTAssertEqual(fallback.events.map(\.kind), (0..<50).map { .mark(label: "m\($0)") })
 
+        // Without a fallback the events wait in memory for the collector, and the warning says how to start it.
         let unprotected = Self.sink(port)
-        XCTAssertThrowsError(try unprotected.write(Self.marks(1, prefix: "x"))) { error in
-            XCTAssertTrue("\(error)".contains("replay record --listen"), "\(error)")
-        }
+        try unprotected.write(Self.marks(1, prefix: "x"))
+        let warning = unprotected.takeWarning()
+        XCTAssertTrue(warning?.message.contains("replay record --listen") == true, "\(String(describing: warning))")
     }
 
     func testTheSinkReconnectsWhenTheCollectorIsBackAndNeverStoresABatchTwice() throws {
@@ -299,8 +302,9 @@ final class CollectorTests: XCTestCase {
             guard case .mark(let label) = event.kind else { return "?" }
             return label
         }
-        XCTAssertEqual(labels, ["before:0", "before:1", "before:2", "after:6", "after:7", "after:8"])
-        XCTAssertEqual(fallback.events.count, 3)
+        // Issue 21 (2): the batch sent while the collector was down reaches the second one, once.
+        XCTAssertEqual(labels, ["before:0", "before:1", "before:2", "down:3", "down:4", "down:5", "after:6", "after:7", "after:8"])
+        XCTAssertEqual(fallback.events.count, 3, "and is in the fallback, which had it first")
     }
 
     func testTheCommandPrintsItsPortAndCommitsAndExitsZeroOnSIGINTAndSIGTERM() throws {

@@ -31,8 +31,11 @@ struct CollectorConnection {
     var offset: Double?
     /// Events of this connection in the current, uncommitted batch.
     var uncommitted = 0
-    /// Events of this connection stored (committed) so far.
+    /// Events of this connection stored (committed) so far, with those the trace already held
+    /// (a resuming client's events sent again).
     var stored = 0
+    /// Events of this connection the trace held already (a resuming client's), counted in `stored`.
+    var duplicates = 0
     /// Whether `stored` grew since the last acknowledgement.
     var needsAck = false
 

@@ -12,6 +12,13 @@ public struct CollectorHandshake: Sendable, Hashable {
     public var pid: Int64?
     /// The token the client presents, if any.
     public var token: String?
+    /// The client's `delivery` name (`CollectorSink` sends it): the collector answers with the
+    /// highest delivery number of this client its trace holds, and stores each of its events once.
+    public var client: String?
+    /// The client's own clock (its `t`) when it sent the handshake: the connection's events are
+    /// placed on the trace's timeline by this, not by the time its first event arrives, since that
+    /// event may have waited in the client while no collector ran.
+    public var now: Double?
 
     /// Reads and validates a handshake line.
     ///
@@ -56,6 +63,18 @@ public struct CollectorHandshake: Sendable, Hashable {
         case nil: break
         case .string(let token)?: handshake.token = token
         case let other?: throw refuse("\"token\" must be a string, got \(Event.describe(other))")
+        }
+        switch member("client") {
+        case nil: break
+        case .string(let client)? where !client.isEmpty && client.utf8.count <= 256: handshake.client = client
+        case let other?: throw refuse("\"client\" must be a string of 1 to 256 bytes, got \(Event.describe(other))")
+        }
+        switch member("now") {
+        case nil: break
+        case .number(let text)?:
+            guard let now = Double(text), now.isFinite, now >= 0 else { throw refuse("\"now\" must be a number of milliseconds, 0 or more") }
+            handshake.now = now
+        case let other?: throw refuse("\"now\" must be a number, got \(Event.describe(other))")
         }
         return handshake
     }

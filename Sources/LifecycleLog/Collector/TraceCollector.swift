@@ -231,8 +231,14 @@ public final class TraceCollector: @unchecked Sendable {
         /// The recorder's clock, so that the collector's times and an app's are read alike.
         let clock = LifecycleRecorder.systemClock
         let started: Double
-        let baseTime: Double
+        /// The trace's `t` when the loop started (moved earlier once, on a trace with no events,
+        /// for a client whose first events came before the collector: see `place`).
+        var baseTime: Double
         var lastTime: Double
+        /// The highest delivery number stored for each resuming client (`client` in its handshake),
+        /// read from the trace at the first such handshake and kept up to date: one entry per
+        /// client that ever streamed into the trace (a client is one sink: one app launch).
+        var deliveries: [String: UInt64]?
 
         init(collector: TraceCollector, log: @escaping (String) -> Void) {
             self.collector = collector
@@ -496,7 +502,7 @@ public final class TraceCollector: @unchecked Sendable {
             var trimmed = line
             if let last = trimmed.last, last == 0x0D { trimmed = UnsafeBufferPointer(rebasing: trimmed.dropLast()) }
             guard connections[index].handshake != nil else {
-                greet(trimmed, index)
+                try greet(trimmed, index)
                 return
             }
             var i = 0
@@ -522,13 +528,36 @@ public final class TraceCollector: @unchecked Sendable {
                 reject(index, error.message)
                 return
             }
+            if let client = connections[index].handshake?.client, let delivery = TraceInterchange.Delivery(event), delivery.client == client {
+                let have = deliveries?[client] ?? 0
+                if delivery.n <= have {
+                    // The trace holds it already (sent again after a lost acknowledgement): acknowledged, not stored twice.
+                    connections[index].uncommitted += 1
+                    connections[index].duplicates += 1
+                    return
+                }
+                if delivery.n != have + 1 {
+                    reject(index, "delivery \(delivery.n) of client \(client) leaves a gap: the trace holds its events up to \(have); send them in order from \(have + 1) (the client's spool has the rest: `replay merge`)")
+                    return
+                }
+                deliveries?[client] = delivery.n
+            }
             if event.t < connections[index].lastClientTime {
                 reject(index, "\"t\" goes backwards: \(JSONWriter.number(event.t)) is smaller than the previous event's \(JSONWriter.number(connections[index].lastClientTime)) on this connection; events must be sent in the order they happened")
                 return
             }
-            let current = now
-            let offset = connections[index].offset ?? (current - event.t).rounded()  // whole milliseconds: readable times
-            let placed = event.t + offset
+            var current = now
+            var offset = connections[index].offset ?? (current - event.t).rounded()  // whole milliseconds: readable times
+            var placed = event.t + offset
+            if placed < 0, lastTime == 0, collector.writer.lastSeq == 0, batch.isEmpty {
+                // A trace with no events, and a client whose first events came before the collector started:
+                // the trace's timeline starts at its first event, keeping the intervals the client saw.
+                let shift = -placed
+                shiftTimeline(by: shift)
+                offset += shift
+                current = now
+                placed = event.t + offset
+            }
             if placed > current + limits.maxLeadMilliseconds {
                 // A client's clock cannot run ahead of the collector's by more than its first event's delay:
                 // an absurd `t` would otherwise drag every later event of every connection along.
@@ -545,8 +574,27 @@ public final class TraceCollector: @unchecked Sendable {
             if batch.count >= collector.commitEvery { try commit() }
         }
 
+        /// Moves the trace's timeline (still without events) `shift` milliseconds later, with every
+        /// connection's offset: so a session that began before the collector starts at `t` = 0.
+        mutating func shiftTimeline(by shift: Double) {
+            baseTime += shift
+            for i in connections.indices where connections[i].offset != nil { connections[i].offset! += shift }  // `!`: checked
+        }
+
+        /// The highest delivery number of `client` the trace holds; the trace is read once, at the first call.
+        mutating func delivered(_ client: String) throws(LifecycleLogError) -> UInt64 {
+            if deliveries == nil {
+                deliveries = try collector.writer.highestDeliveries()
+                // Events of the current batch are not in the trace yet.
+                for event in batch {
+                    if let d = TraceInterchange.Delivery(event) { deliveries![d.client] = max(deliveries![d.client] ?? 0, d.n) }  // `!`: set above
+                }
+            }
+            return deliveries?[client] ?? 0
+        }
+
         /// The first line: who the client is, and its token.
-        mutating func greet(_ line: UnsafeBufferPointer<UInt8>, _ index: Int) {
+        mutating func greet(_ line: UnsafeBufferPointer<UInt8>, _ index: Int) throws {
             release(index)
             do {
                 let handshake = try CollectorHandshake.parse(line)
@@ -560,10 +608,19 @@ public final class TraceCollector: @unchecked Sendable {
                     connections[index].closing = true
                     return
                 }
+                var answer = [JSONMember("ack", .number("0"))]
+                if let client = handshake.client {
+                    let have = try delivered(client)
+                    answer.append(JSONMember("have", .number(String(have))))
+                    if have > 0 { log("\(handshake.clientName) resumes after its event \(have)") }
+                }
+                if let clientNow = handshake.now { connections[index].offset = (now - clientNow).rounded() }
                 connections[index].handshake = handshake
                 summary.connections += 1
                 log("connected: \(handshake.clientName) from \(connections[index].address)")
-                connections[index].send([JSONMember("ack", .number("0"))])
+                connections[index].send(answer)
+            } catch let error where error.code != .invalidInput && error.code != .unsupportedVersion {
+                throw error  // the trace could not be read: the collector stops, as for a failed commit
             } catch {
                 summary.refused += 1
                 log("refused client \(connections[index].address): \(error.message)")
@@ -593,10 +650,11 @@ public final class TraceCollector: @unchecked Sendable {
 
         /// Stores the batch in one transaction and queues the acknowledgements it earns.
         mutating func commit() throws {
-            guard !batch.isEmpty else { return }
-            try collector.writer.append(batch, formatVersion: 2)
-            summary.accepted += batch.count
-            batch.removeAll(keepingCapacity: true)
+            if !batch.isEmpty {
+                try collector.writer.append(batch, formatVersion: 2)
+                summary.accepted += batch.count
+                batch.removeAll(keepingCapacity: true)
+            }
             for index in connections.indices where connections[index].uncommitted > 0 {
                 connections[index].stored += connections[index].uncommitted
                 connections[index].uncommitted = 0

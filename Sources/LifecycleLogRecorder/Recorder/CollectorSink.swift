@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 
 /// A sink that streams events over TCP to a collector (`replay record --listen
 /// HOST:PORT TRACE.lmdb`) on the developer's machine or a CI host, which
@@ -14,20 +15,30 @@ import Darwin
 ///                                                      fallback: SpoolSink(path: spool)))
 /// ```
 ///
-/// The sink connects on the first write and says who it is (the handshake of
-/// spec/collector-protocol.md); then each event is one JSON line. A
-/// ``write(_:)`` returns once the collector has acknowledged that the whole
-/// batch is committed to its trace (`{"ack":N}`), or after `ackTimeout`.
+/// **The collector gets the whole session, once, in order,** whatever happens
+/// to the connection: the app may start before `replay record --listen`, wait on
+/// the local-network alert, or see the collector restart. Every event the sink
+/// is given is numbered (its `delivery`, spec/collector-protocol.md) and kept
+/// in the sink's backlog until the collector has acknowledged it. The sink's
+/// own thread connects, says who it is, learns from the collector which of its
+/// events the trace already holds, and sends the rest, in order; the collector
+/// stores an event it already has at most once. The backlog holds at most
+/// ``maxBacklogBytes`` of encoded events; past that, the sink stops streaming
+/// for the rest of the session (the collector's trace would have a gap) and the
+/// fallback takes everything, which `replay merge` joins to the trace.
 ///
-/// **Nothing is lost when the collector is not there.** When it cannot be
-/// reached, refuses the handshake (a wrong token), or dies, the batch goes to
-/// `fallback` (a spool file, say), and so do later batches while it stays
-/// unreachable; the sink tries to connect again at most every few seconds.
-/// Without a fallback, ``write(_:)`` throws and the recorder keeps the events
-/// pending for its next try. A batch that was sent but not acknowledged when
-/// the collector died is written to the fallback too: it may then be in both
-/// the fallback and the collector's trace, but never twice in the collector's
-/// trace (the sink never sends a batch again).
+/// **A call never waits on the network.** ``write(_:)`` queues the batch for
+/// the sink's thread and waits at most ``acknowledgementWait`` (25 ms) for the
+/// collector's acknowledgement. A batch not acknowledged by then also goes to
+/// `fallback` (a spool file, say), so that it is on the device's disk before the
+/// call returns, as the recorder promises for `.background` and `terminate`;
+/// the sink keeps sending it to the collector. Resolving the host, connecting
+/// and waiting for a slow collector all happen on the sink's thread: a
+/// recorder call on the main thread costs at most the wait and the fallback's
+/// write, with the collector unreachable (BENCHMARKS.md measures it).
+///
+/// Without a fallback, unacknowledged events wait only in the backlog (in
+/// memory), and ``write(_:)`` throws once the backlog is full.
 ///
 /// Events the collector rejects as malformed (it names their line) are
 /// reported to the unified log and count as handled; the recorder never
@@ -35,46 +46,27 @@ import Darwin
 ///
 /// On iOS, connecting to anything but the loopback address asks the user for
 /// local-network access: add `NSLocalNetworkUsageDescription` to the app's
-/// Info.plist. A collector listening beyond the loopback interface demands a
-/// token: pass the same `token` here.
+/// Info.plist. A sandboxed Mac app needs the `com.apple.security.network.client`
+/// entitlement, even for the loopback address. watchOS has no BSD sockets an app
+/// may use: there, record into a ``SpoolSink``. A collector listening beyond the
+/// loopback interface demands a token: pass the same `token` here.
 public final class CollectorSink: RecordingSink {
-    private struct Connection {
-        var fd: Int32
-        /// Events sent on this connection, rejected ones included.
-        var sent = 0
-        /// Events the collector has stored (its last `{"ack":N}`).
-        var acknowledged = 0
-        /// Events it refused (`{"error":…,"line":N}`).
-        var rejected = 0
-        /// Bytes received and not yet a whole line.
-        var input: [UInt8] = []
-    }
+    /// The most bytes of encoded events the backlog holds by default (8 MiB, about 50,000 events).
+    public static let defaultMaxBacklogBytes = 8 << 20
 
-    private struct State {
-        var connection: Connection?
-        /// When a failed connection may be tried again.
-        var nextAttempt: ContinuousClock.Instant?
-        var closed = false
-        /// What ``takeWarning()`` returns next.
-        var warning: LifecycleLogError?
-        /// Events this sink was given so far (the `n` of their `delivery`).
-        var delivered = 0
-    }
+    /// How long ``write(_:)`` waits for the collector's acknowledgement before it also
+    /// hands the batch to the fallback.
+    public let acknowledgementWait: Duration
+    /// The most bytes of encoded events kept for the collector until it acknowledges them.
+    public let maxBacklogBytes: Int
 
-    /// This sink's name in each event's `delivery` member: the process id and
-    /// a random number, so two sinks (or two launches) never share one.
-    private let client: String
-
+    private let core: Core
+    private let fallback: (any RecordingSink)?
     private let host: String
     private let port: Int
-    private let handshake: [UInt8]
-    private let fallback: (any RecordingSink)?
-    private let retryInterval: Duration
-    private let ackTimeout: Duration
-    private let state = Locked(State())
 
     /// A sink streaming to the collector at `host:port`. Never fails and does
-    /// not connect yet: the first ``write(_:)`` does.
+    /// not connect yet: the first ``write(_:)`` starts the sink's thread, which does.
     ///
     /// - Parameters:
     ///   - host: the collector's address or name, such as `"127.0.0.1"`.
@@ -83,43 +75,45 @@ public final class CollectorSink: RecordingSink {
     ///   - process: the process these events are about (`""` for the main app); the collector
     ///     stamps it into every event that names no process of its own.
     ///   - kind: what kind of process records.
-    ///   - fallback: where batches go while the collector cannot take them (a spool file).
+    ///   - fallback: where batches the collector has not acknowledged within
+    ///     ``acknowledgementWait`` go as well (a spool file).
     public convenience init(host: String, port: Int, token: String? = nil, process: String = "", kind: ProcessKind = .app,
                             fallback: (any RecordingSink)? = nil) {
         self.init(host: host, port: port, token: token, process: process, kind: kind, fallback: fallback,
                   retryInterval: .seconds(3), ackTimeout: .seconds(1))
     }
 
-    /// ``init(host:port:token:process:kind:fallback:)`` with its timings: how
-    /// long after a failure to try connecting again, and how long to wait for an acknowledgement.
+    /// ``init(host:port:token:process:kind:fallback:)`` with its timings and bound: how long after
+    /// a failure the sink's thread tries connecting again, how long it waits for a connection
+    /// or an acknowledgement before it gives the connection up, how long a write waits for the
+    /// acknowledgement, and the backlog's size.
     package init(host: String, port: Int, token: String?, process: String, kind: ProcessKind, fallback: (any RecordingSink)?,
-                 retryInterval: Duration, ackTimeout: Duration) {
+                 retryInterval: Duration, ackTimeout: Duration, acknowledgementWait: Duration = .milliseconds(25),
+                 maxBacklogBytes: Int = CollectorSink.defaultMaxBacklogBytes) {
         self.host = host
         self.port = port
         self.fallback = fallback
-        self.retryInterval = retryInterval
-        self.ackTimeout = ackTimeout
+        self.acknowledgementWait = acknowledgementWait
+        self.maxBacklogBytes = max(1, maxBacklogBytes)
+        let client = "\(getpid())-\(String(UInt64.random(in: 1...UInt64.max), radix: 16))"
         var members = [JSONMember("lifecycle-log", .string("collector")), JSONMember("version", .number("1")),
                        JSONMember("process", .string(process)), JSONMember("kind", .string(kind.rawValue)),
-                       JSONMember("pid", .number(String(getpid())))]
+                       JSONMember("pid", .number(String(getpid()))), JSONMember("client", .string(client))]
         if let token { members.append(JSONMember("token", .string(token))) }
-        var line: [UInt8] = []
-        JSONWriter.writeObject(members, into: &line)
-        line.append(0x0A)
-        handshake = line
-        client = "\(getpid())-\(String(UInt64.random(in: 1...UInt64.max), radix: 16))"
+        core = Core(host: host, port: port, client: client, handshake: members, retryInterval: retryInterval, ackTimeout: ackTimeout)
     }
 
     /// `events`, each with a `delivery` member naming this sink, its number
     /// among the events the sink was given, and its own `t`: the same in the
-    /// collector's trace and in the fallback, so that `replay merge` can put
-    /// them back together with nothing twice (spec/collector-protocol.md, "Delivery").
+    /// collector's trace and in the fallback, so that the collector can store
+    /// each once and `replay merge` can put a trace and a spool back together
+    /// (spec/collector-protocol.md, "Delivery").
     private func stamped(_ events: [Event], from first: Int) -> [Event] {
         var result = events
         for i in result.indices {
             result[i].extraFields.removeAll { $0.name == Self.deliveryMember }
             result[i].extraFields.append(JSONMember(Self.deliveryMember, .object([
-                JSONMember("client", .string(client)),
+                JSONMember("client", .string(core.client)),
                 JSONMember("n", .number(String(first + i + 1))),
                 JSONMember("t", .number(JSONWriter.number(events[i].t))),
             ])))
@@ -136,166 +130,475 @@ public final class CollectorSink: RecordingSink {
     public var destination: String { "\(host):\(port)" }
 
     /// 0: the collector keeps its own timeline (it shifts each connection's
-    /// times to when it arrived, spec/collector-protocol.md).
+    /// times, spec/collector-protocol.md).
     public var lastTime: Double { 0 }
 
-    /// Whether the sink is connected to the collector now.
-    public var isConnected: Bool { state.withLock { $0.connection != nil } }
+    /// Whether the sink's thread is connected to the collector now.
+    public var isConnected: Bool { core.state.withLock { $0.connected } }
 
-    /// Sends `events` and waits for the collector's acknowledgement; while the
-    /// collector cannot take them, writes them to the fallback.
+    /// How many of the events given to the sink the collector has acknowledged
+    /// (stored now, or found already in its trace).
+    public var acknowledgedEventCount: Int { core.state.withLock { $0.acknowledged } }
+
+    /// Queues `events` for the collector and waits at most ``acknowledgementWait``
+    /// for its acknowledgement; a batch not acknowledged by then is written to
+    /// the fallback too.
     ///
-    /// - Throws: ``LifecycleLogError`` (`io`) when the collector did not take
-    ///   the batch and there is no fallback (or the fallback failed too).
+    /// - Throws: ``LifecycleLogError`` when the sink is closed, or when the
+    ///   backlog has no room and there is no fallback (or the fallback failed).
     public func write(_ events: [Event]) throws {
-        try state.withLock { s in
+        guard !events.isEmpty else { return }
+        let admitted = try core.state.withLock { s -> (stamped: [Event], last: Int, waiter: DispatchSemaphore?)? in
             guard !s.closed else {
                 throw LifecycleLogError(.invalidArgument, "the collector sink is closed; create a new one to record again", path: destination)
             }
-            let events = stamped(events, from: s.delivered)
-            var failure: LifecycleLogError?
-            if s.connection == nil, s.nextAttempt.map({ ContinuousClock.now >= $0 }) ?? true {
-                do {
-                    s.connection = try connect()
-                } catch {
-                    failure = error as? LifecycleLogError ?? LifecycleLogError(.io, "\(error)", path: destination)
-                    s.nextAttempt = .now + retryInterval
+            let stamped = stamped(events, from: s.delivered)
+            if !s.gaveUp {
+                var lines: [[UInt8]] = []
+                lines.reserveCapacity(stamped.count)
+                var bytes = 0
+                for event in stamped {
+                    var line: [UInt8] = []
+                    JSONWriter.writeObject(event.jsonMembers, into: &line)
+                    line.append(0x0A)
+                    bytes += line.count
+                    lines.append(line)
                 }
-            }
-            if var connection = s.connection {
-                do {
-                    try send(events, on: &connection)
-                    s.connection = connection
-                    s.delivered += events.count
-                    return
-                } catch {
-                    closeSocket(connection.fd)
-                    s.connection = nil
-                    s.nextAttempt = .now + retryInterval
-                    failure = error as? LifecycleLogError ?? LifecycleLogError(.io, "\(error)", path: destination)
+                if s.backlogBytes + bytes <= maxBacklogBytes {
+                    for (i, line) in lines.enumerated() { s.backlog.append(Core.Outgoing(n: s.delivered + i + 1, line: line)) }
+                    s.backlogBytes += bytes
+                    s.delivered += stamped.count
+                    s.newestTime = stamped[stamped.count - 1].t
+                    s.newestTimeGiven = .now
+                    // No wait while the collector is known to be unreachable: the batch goes to the fallback at once.
+                    let reachable = s.connected || s.failure == nil
+                    let waiter = acknowledgementWait > .zero && reachable ? DispatchSemaphore(value: 0) : nil
+                    if let waiter { s.waiters.append((s.delivered, waiter)) }
+                    return (stamped, s.delivered, waiter)
                 }
+                // The collector would get a gap: it gets nothing more of this session.
+                s.gaveUp = true
+                s.backlog.removeAll()
+                s.backlogBytes = 0
+                s.warning = LifecycleLogError(.io, "more than \(maxBacklogBytes) bytes of events waited for the collector at \(destination); the sink stopped streaming to it for this session, so that its trace has no gap. "
+                    + (fallback.map { "Everything from event \(s.acknowledged + 1) on is in \($0.destination): join it to the trace with `replay merge`" } ?? "Give the sink a fallback (a SpoolSink) to keep the rest"),
+                    path: destination)
+                RecorderLog.report(s.warning!)  // `!`: set just above
             }
-            let reason = failure ?? LifecycleLogError(.io, "the collector was unreachable moments ago; trying again shortly", path: destination)
+            return nil
+        }
+        guard let admitted else {
+            try writeToFallbackOnly(events)
+            return
+        }
+        core.start()
+        core.wake.signal()
+        if let waiter = admitted.waiter { _ = waiter.wait(timeout: .now() + acknowledgementWait.dispatchInterval) }
+        // Not acknowledged yet: the batch goes to the device's disk as well, while the sink's thread keeps sending it.
+        let (acknowledged, reason) = core.state.withLock { s in
+            s.waiters.removeAll { $0.n == admitted.last }
+            return (s.acknowledged, s.failure)
+        }
+        if acknowledged >= admitted.last { return }
+        let why = reason.map { " (\($0.message))" } ?? ""
+        guard let fallback else {
+            core.state.withLock { s in
+                s.warning = LifecycleLogError(.io, "the collector at \(destination) has not acknowledged events \(acknowledged + 1)–\(admitted.last)\(why); they wait in memory until it does (at most \(maxBacklogBytes) bytes). Start it with `replay record --listen \(destination) TRACE.lmdb`, or give the sink a fallback",
+                                              path: destination)
+            }
+            return
+        }
+        do {
+            try fallback.write(admitted.stamped)
+            core.state.withLock { s in
+                s.warning = LifecycleLogError(.io, "the collector at \(destination) has not acknowledged events up to \(admitted.last) yet\(why); they are in \(fallback.destination) too, and the sink keeps sending them",
+                                              path: destination)
+            }
+        } catch {
+            // The events are in the backlog all the same: the collector still gets them, so the batch is not given back.
+            let message = (error as? RecordingSinkPartialWrite)?.error.message ?? (error as? LifecycleLogError)?.message ?? "\(error)"
+            core.state.withLock { s in
+                s.warning = LifecycleLogError(.io, "the fallback \(fallback.destination) failed (\(message)) while the collector at \(destination) had not acknowledged events up to \(admitted.last); they wait in memory for the collector",
+                                              path: destination)
+            }
+        }
+    }
+
+    /// After the sink stopped streaming: the fallback takes the batch, or the write fails.
+    private func writeToFallbackOnly(_ events: [Event]) throws {
+        try core.state.withLock { s in
             guard let fallback else {
-                throw LifecycleLogError(.io, "could not send to the collector: \(reason.message); start it with `replay record --listen \(destination) TRACE.lmdb`, or give the sink a fallback",
-                                        path: destination)
+                throw s.warning ?? LifecycleLogError(.io, "the collector sink stopped streaming and has no fallback", path: destination)
             }
+            let stamped = stamped(events, from: s.delivered)
             do {
-                try fallback.write(events)
+                try fallback.write(stamped)
             } catch let partial as RecordingSinkPartialWrite {
                 s.delivered += partial.written  // the rest comes back, numbered from there
                 throw partial
             }
-            s.delivered += events.count
-            // Reported after every batch the fallback takes, so the recorder's lastError says so while it lasts.
-            s.warning = LifecycleLogError(.io, "could not send to the collector (\(reason.message)); batches go to \(fallback.destination) until it is back, trying again every \(retryInterval)",
-                                          path: destination)
+            s.delivered += stamped.count
         }
     }
 
-    /// Returns, after each batch the fallback took instead of the collector,
-    /// why; otherwise the fallback's own warnings.
+    /// Returns, after a batch the collector had not acknowledged in time, why;
+    /// otherwise the fallback's own warnings.
     public func takeWarning() -> LifecycleLogError? {
-        let own = state.withLock { s -> LifecycleLogError? in
+        let own = core.state.withLock { s -> LifecycleLogError? in
             defer { s.warning = nil }
             return s.warning
         }
         return own ?? fallback?.takeWarning()
     }
 
-    /// Disconnects, and closes the fallback.
+    /// Why the sink's thread could not connect or send the last time it tried
+    /// (unreachable, refused for a wrong token, no acknowledgement); `nil` once it is connected.
+    public var connectionError: LifecycleLogError? { core.state.withLock { $0.failure } }
+
+    /// Gives the sink's thread a moment to deliver what is left, stops it, and
+    /// closes the fallback. The moment is taken only while the sink is connected
+    /// (or connecting for the first time):
+    /// with a fallback, every batch the collector had not acknowledged is on disk
+    /// already, and the moment is ``acknowledgementWait``; without one, what is
+    /// left exists only in memory, and the sink waits up to its acknowledgement
+    /// timeout (1 s). With the collector unreachable, it returns at once.
     public func close() {
-        let fd = state.withLock { s -> Int32? in
-            guard !s.closed else { return nil }
+        let (done, connected) = core.state.withLock { s -> (DispatchSemaphore?, Bool) in
+            guard !s.closed else { return (nil, false) }
             s.closed = true
-            defer { s.connection = nil }
-            return s.connection?.fd ?? -1
+            return (s.stopped, s.connected || s.failure == nil)  // connected, or connecting for the first time
         }
-        guard let fd else { return }
-        if fd >= 0 { closeSocket(fd) }
+        guard let done else { return }
+        core.wake.signal()
+        let wait = fallback == nil ? core.ackTimeout : acknowledgementWait
+        if core.isStarted, connected { _ = done.wait(timeout: .now() + wait.dispatchInterval) }
+        core.state.withLock { $0.abandoned = true }
+        core.wake.signal()
         fallback?.close()
-    }
-
-    // MARK: The wire protocol
-
-    private func connect() throws(LifecycleLogError) -> Connection {
-        let deadline = ContinuousClock.now + ackTimeout
-        let fd = try SocketIO.connect(host: host, port: port, until: deadline)
-        var connection = Connection(fd: fd)
-        do {
-            try SocketIO.sendAll(fd, handshake, until: deadline)
-            // The collector answers a good handshake with {"ack":0}, a bad one with an error line.
-            try awaitAcknowledgement(of: 0, on: &connection, until: deadline)
-        } catch {
-            closeSocket(fd)
-            throw error
-        }
-        return connection
-    }
-
-    private func send(_ events: [Event], on connection: inout Connection) throws(LifecycleLogError) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(events.count * 96)
-        for event in events {
-            JSONWriter.writeObject(event.jsonMembers, into: &bytes)
-            bytes.append(0x0A)
-        }
-        try SocketIO.sendAll(connection.fd, bytes, until: .now + ackTimeout)
-        connection.sent += events.count
-        try awaitAcknowledgement(of: connection.sent, on: &connection, until: .now + ackTimeout)
-    }
-
-    /// Reads the collector's lines until its acknowledgements (and rejections) cover `target` events.
-    private func awaitAcknowledgement(of target: Int, on connection: inout Connection, until deadline: ContinuousClock.Instant) throws(LifecycleLogError) {
-        // The handshake (target 0) waits for its {"ack":0}; a batch for acknowledgements covering it.
-        var answered = target > 0 && connection.acknowledged + connection.rejected >= target
-        while !answered {
-            while let newline = connection.input.firstIndex(of: 0x0A) {
-                let line = Array(connection.input[..<newline])
-                connection.input.removeSubrange(...newline)
-                let wasAck = try read(line, on: &connection)
-                if wasAck || target > 0, connection.acknowledged + connection.rejected >= target { answered = true }
-            }
-            if answered { break }
-            guard SocketIO.wait(connection.fd, for: Int32(POLLIN), until: deadline) else {
-                throw LifecycleLogError(.io, "the collector did not acknowledge within \(ackTimeout)", path: destination)
-            }
-            if connection.input.count > 1 << 20 {
-                throw LifecycleLogError(.io, "the collector sent a line longer than 1 MiB; is \(destination) a LifecycleLog collector?", path: destination)
-            }
-            if SocketIO.receive(connection.fd, into: &connection.input) == .closed {
-                throw LifecycleLogError(.io, "the collector closed the connection", path: destination)
-            }
-        }
-    }
-
-    /// One line from the collector: `{"ack":N}` (returns true), or `{"error":"…"}` with the `line` it is about.
-    @discardableResult
-    private func read(_ line: [UInt8], on connection: inout Connection) throws(LifecycleLogError) -> Bool {
-        let value = line.withUnsafeBufferPointer { try? JSONParser.parse($0) }
-        guard case .object(let members)? = value else {
-            throw LifecycleLogError(.io, "the collector answered with something that is not a JSON object; is \(destination) a LifecycleLog collector?", path: destination)
-        }
-        func member(_ name: String) -> JSONValue? { members.first { $0.name == name }?.value }
-        if let ack = member("ack")?.integerValue {
-            connection.acknowledged = max(connection.acknowledged, Int(ack))
-            return true
-        }
-        if case .string(let message)? = member("error") {
-            guard let number = member("line")?.integerValue, number > 1 else {
-                // About the connection, not one event: the handshake was refused, or the collector is stopping.
-                throw LifecycleLogError(.io, "the collector refused the connection: \(message)", path: destination)
-            }
-            connection.rejected += 1
-            RecorderLog.report(LifecycleLogError(.invalidInput, "the collector rejected an event: \(message)", path: destination, line: Int(number)))
-            return false
-        }
-        throw LifecycleLogError(.io, "the collector sent a line this version does not understand; update LifecycleLog on both sides", path: destination)
     }
 }
 
-/// `close(2)`, named apart from the sinks' `close()`.
+extension CollectorSink {
+    /// What the sink and its thread share. The thread holds only this, so a
+    /// sink that goes away never waits for a thread stuck in `getaddrinfo`.
+    final class Core: Sendable {
+        struct Outgoing {
+            /// The event's delivery number.
+            var n: Int
+            /// Its JSON line, newline included.
+            var line: [UInt8]
+        }
+
+        struct State {
+            /// Events given to the sink and not acknowledged, in order; `head` is the first kept.
+            var backlog: [Outgoing] = []
+            var backlogBytes = 0
+            /// Events the sink was given (the `n` of the newest).
+            var delivered = 0
+            /// Events the collector holds (every `n` up to this).
+            var acknowledged = 0
+            /// The newest event's `t`, and when it was given: the client's clock at a handshake.
+            var newestTime: Double = 0
+            var newestTimeGiven: ContinuousClock.Instant = .now
+            /// Writes waiting for an acknowledgement of every event up to `n`.
+            var waiters: [(n: Int, semaphore: DispatchSemaphore)] = []
+            var connected = false
+            var closed = false
+            /// Set by `close()` once it stopped waiting: the thread drops its connection and ends.
+            var abandoned = false
+            /// The backlog overflowed: nothing more is streamed.
+            var gaveUp = false
+            var warning: LifecycleLogError?
+            /// Why the last connection or send failed.
+            var failure: LifecycleLogError?
+            /// Signalled when the thread ends.
+            let stopped = DispatchSemaphore(value: 0)
+        }
+
+        let host: String
+        let port: Int
+        let client: String
+        let handshake: [JSONMember]
+        let retryInterval: Duration
+        let ackTimeout: Duration
+        let state = Locked(State())
+        let wake = DispatchSemaphore(value: 0)
+        private let started = Locked(false)
+
+        init(host: String, port: Int, client: String, handshake: [JSONMember], retryInterval: Duration, ackTimeout: Duration) {
+            self.host = host
+            self.port = port
+            self.client = client
+            self.handshake = handshake
+            self.retryInterval = retryInterval
+            self.ackTimeout = ackTimeout
+        }
+
+        var destination: String { "\(host):\(port)" }
+        var isStarted: Bool { started.withLock { $0 } }
+
+        /// Starts the thread once.
+        func start() {
+            let first = started.withLock { s -> Bool in
+                defer { s = true }
+                return !s
+            }
+            guard first else { return }
+            // A queue of its own, for the life of the sink: the loop waits on sockets and a semaphore, never on other work.
+            DispatchQueue(label: "LifecycleLog.CollectorSink", qos: .utility).async { [self] in
+                var sender = Sender(core: self)
+                sender.run()
+                closeSocket(sender.connection?.fd ?? -1)
+                state.withLock { $0.connected = false }
+                state.withLock { $0.stopped }.signal()
+            }
+        }
+
+        /// Marks every event up to `n` as held by the collector: drops them from the backlog and wakes their writes.
+        func acknowledge(upTo n: Int) {
+            state.withLock { s in
+                guard n > s.acknowledged else { return }
+                s.acknowledged = min(n, s.delivered)
+                var dropped = 0
+                var bytes = 0
+                while dropped < s.backlog.count, s.backlog[dropped].n <= s.acknowledged {
+                    bytes += s.backlog[dropped].line.count
+                    dropped += 1
+                }
+                s.backlog.removeFirst(dropped)
+                s.backlogBytes -= bytes
+                s.waiters.removeAll { waiter in
+                    guard waiter.n <= s.acknowledged else { return false }
+                    waiter.semaphore.signal()
+                    return true
+                }
+            }
+        }
+    }
+
+    /// The sink's thread: connects, resumes, sends the backlog in order and reads acknowledgements.
+    struct Sender {
+        struct Connection {
+            var fd: Int32
+            /// The delivery number of the last event sent on this connection.
+            var sentUpTo: Int
+            /// The delivery number the connection's first event had less one: the collector's
+            /// acknowledgement `N` covers events up to `base + N`.
+            var base: Int
+            /// Acknowledged and rejected events of this connection.
+            var acknowledged = 0
+            var rejected = 0
+            /// When the collector last acknowledged something, or the connection's first send after
+            /// it had nothing outstanding.
+            var lastProgress: ContinuousClock.Instant = .now
+            var input: [UInt8] = []
+        }
+
+        let core: Core
+        var connection: Connection?
+        var nextAttempt: ContinuousClock.Instant = .now
+        /// The highest delivery number ever sent, for a collector that does not say what it has.
+        var sentEver = 0
+
+        init(core: Core) { self.core = core }
+
+        mutating func run() {
+            while true {
+                let (closed, abandoned, pending, acknowledged) = core.state.withLock { s in
+                    (s.closed, s.abandoned, s.backlog.last?.n ?? s.acknowledged, s.acknowledged)
+                }
+                if abandoned || (closed && pending <= acknowledged) || core.state.withLock({ $0.gaveUp }) { return }
+                if connection == nil {
+                    guard pending > acknowledged else {
+                        _ = core.wake.wait(timeout: .distantFuture)
+                        continue
+                    }
+                    if ContinuousClock.now < nextAttempt {
+                        _ = core.wake.wait(timeout: .now() + (nextAttempt - .now).dispatchInterval)
+                        continue
+                    }
+                    do {
+                        connection = try connect()
+                        core.state.withLock { $0.connected = true; $0.failure = nil }
+                    } catch {
+                        fail(error)
+                        continue
+                    }
+                }
+                do {
+                    try sendBacklog()
+                    try readAcknowledgements()
+                } catch {
+                    fail(error)
+                }
+            }
+        }
+
+        /// Drops the connection after `error`; the next attempt waits the retry interval.
+        mutating func fail(_ error: LifecycleLogError) {
+            if let fd = connection?.fd { closeSocket(fd) }
+            connection = nil
+            nextAttempt = .now + core.retryInterval
+            core.state.withLock { s in
+                s.connected = false
+                s.failure = error
+                // The writes waiting for an acknowledgement stop waiting: their batches go to the fallback now.
+                for waiter in s.waiters { waiter.semaphore.signal() }
+                s.waiters.removeAll()
+            }
+        }
+
+        /// Connects, sends the handshake and reads `{"ack":0,"have":H}`: the collector holds this
+        /// sink's events up to `H`, and the connection goes on after them.
+        mutating func connect() throws(LifecycleLogError) -> Connection {
+            let deadline = ContinuousClock.now + core.ackTimeout
+            let fd = try SocketIO.connect(host: core.host, port: core.port, until: deadline)
+            do {
+                var members = core.handshake
+                let now = core.state.withLock { s in s.newestTime + Self.milliseconds(.now - s.newestTimeGiven) }
+                members.append(JSONMember("now", .number(JSONWriter.number(now.rounded()))))
+                var line: [UInt8] = []
+                JSONWriter.writeObject(members, into: &line)
+                line.append(0x0A)
+                try SocketIO.sendAll(fd, line, until: deadline)
+                var connection = Connection(fd: fd, sentUpTo: 0, base: 0)
+                let have = try awaitHandshakeAnswer(&connection, until: deadline)
+                if let have { core.acknowledge(upTo: have) }
+                let acknowledged = core.state.withLock { $0.acknowledged }
+                // A collector that says what it has stores each event once: send from there. One that
+                // does not (an older collector) never gets an event twice: send only what was never sent.
+                let from = have.map { _ in acknowledged } ?? max(acknowledged, sentEver)
+                connection.sentUpTo = from
+                connection.base = from
+                return connection
+            } catch {
+                closeSocket(fd)
+                throw error
+            }
+        }
+
+        /// Sends every backlog event after the connection's last one.
+        mutating func sendBacklog() throws(LifecycleLogError) {
+            guard var connection else { return }
+            let sentBefore = connection.sentUpTo
+            let bytes = core.state.withLock { s -> [UInt8] in
+                var bytes: [UInt8] = []
+                for item in s.backlog where item.n > sentBefore {
+                    bytes.append(contentsOf: item.line)
+                    connection.sentUpTo = item.n
+                    if bytes.count >= 1 << 20 { break }  // at most about 1 MiB a round
+                }
+                return bytes
+            }
+            guard !bytes.isEmpty else { return }
+            if sentBefore == connection.base + connection.acknowledged + connection.rejected { connection.lastProgress = .now }
+            try SocketIO.sendAll(connection.fd, bytes, until: .now + core.ackTimeout)
+            sentEver = max(sentEver, connection.sentUpTo)
+            self.connection = connection
+        }
+
+        /// Reads the collector's lines for a moment; gives the connection up when events sent on it
+        /// have waited longer than the acknowledgement timeout.
+        mutating func readAcknowledgements() throws(LifecycleLogError) {
+            guard var connection else { return }
+            let outstanding = connection.sentUpTo > connection.base + connection.acknowledged + connection.rejected
+            if !outstanding {
+                // Nothing to wait for: sleep until a write brings more (or the socket says something, such as closing).
+                let more = core.state.withLock { ($0.backlog.last?.n ?? 0) > connection.sentUpTo || $0.closed }
+                if !more { _ = core.wake.wait(timeout: .now() + .milliseconds(250)) }
+                if SocketIO.wait(connection.fd, for: Int32(POLLIN), until: .now) { try receive(&connection) }
+                self.connection = connection
+                return
+            }
+            if SocketIO.wait(connection.fd, for: Int32(POLLIN), until: .now + .milliseconds(5)) {
+                try receive(&connection)
+            } else if ContinuousClock.now - connection.lastProgress > core.ackTimeout {
+                self.connection = connection
+                throw LifecycleLogError(.io, "the collector did not acknowledge within \(core.ackTimeout)", path: core.destination)
+            }
+            self.connection = connection
+        }
+
+        /// Reads what the socket has and handles each whole line.
+        mutating func receive(_ connection: inout Connection) throws(LifecycleLogError) {
+            if SocketIO.receive(connection.fd, into: &connection.input) == .closed {
+                throw LifecycleLogError(.io, "the collector closed the connection", path: core.destination)
+            }
+            while let newline = connection.input.firstIndex(of: 0x0A) {
+                let line = Array(connection.input[..<newline])
+                connection.input.removeSubrange(...newline)
+                if try read(line, on: &connection) != nil {
+                    connection.lastProgress = .now
+                    core.acknowledge(upTo: connection.base + connection.acknowledged + connection.rejected)
+                }
+            }
+            if connection.input.count > 1 << 20 {
+                throw LifecycleLogError(.io, "the collector sent a line longer than 1 MiB; is \(core.destination) a LifecycleLog collector?", path: core.destination)
+            }
+        }
+
+        /// Waits for the answer to the handshake: `{"ack":0}`, with `have` from a collector that resumes.
+        mutating func awaitHandshakeAnswer(_ connection: inout Connection, until deadline: ContinuousClock.Instant) throws(LifecycleLogError) -> Int? {
+            while true {
+                if let newline = connection.input.firstIndex(of: 0x0A) {
+                    let line = Array(connection.input[..<newline])
+                    connection.input.removeSubrange(...newline)
+                    if let answer = try read(line, on: &connection) { return answer.have }
+                    continue
+                }
+                guard SocketIO.wait(connection.fd, for: Int32(POLLIN), until: deadline) else {
+                    throw LifecycleLogError(.io, "the collector did not answer the handshake within \(core.ackTimeout)", path: core.destination)
+                }
+                if connection.input.count > 1 << 20 {
+                    throw LifecycleLogError(.io, "the collector sent a line longer than 1 MiB; is \(core.destination) a LifecycleLog collector?", path: core.destination)
+                }
+                if SocketIO.receive(connection.fd, into: &connection.input) == .closed {
+                    throw LifecycleLogError(.io, "the collector closed the connection", path: core.destination)
+                }
+            }
+        }
+
+        /// One line from the collector: `{"ack":N}` (with `have` after a handshake), or
+        /// `{"error":"…"}` with the `line` it is about. Returns the acknowledgement, if it was one.
+        func read(_ line: [UInt8], on connection: inout Connection) throws(LifecycleLogError) -> (ack: Int, have: Int?)? {
+            let value = line.withUnsafeBufferPointer { try? JSONParser.parse($0) }
+            guard case .object(let members)? = value else {
+                throw LifecycleLogError(.io, "the collector answered with something that is not a JSON object; is \(core.destination) a LifecycleLog collector?", path: core.destination)
+            }
+            func member(_ name: String) -> JSONValue? { members.first { $0.name == name }?.value }
+            if let ack = member("ack")?.integerValue {
+                connection.acknowledged = max(connection.acknowledged, Int(ack))
+                return (Int(ack), member("have")?.integerValue.map { Int($0) })
+            }
+            if case .string(let message)? = member("error") {
+                guard let number = member("line")?.integerValue, number > 1 else {
+                    // About the connection, not one event: the handshake was refused, or the collector is stopping.
+                    throw LifecycleLogError(.io, "the collector refused the connection: \(message)", path: core.destination)
+                }
+                connection.rejected += 1
+                RecorderLog.report(LifecycleLogError(.invalidInput, "the collector rejected an event: \(message)", path: core.destination, line: Int(number)))
+                return (connection.acknowledged, nil)
+            }
+            throw LifecycleLogError(.io, "the collector sent a line this version does not understand; update LifecycleLog on both sides", path: core.destination)
+        }
+
+        static func milliseconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        }
+    }
+}
+
+extension Duration {
+    /// The same span for Dispatch (at least 1 µs, at most a day).
+    var dispatchInterval: DispatchTimeInterval {
+        let microseconds = components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000
+        return .microseconds(Int(clamping: min(max(1, microseconds), 86_400_000_000)))
+    }
+}
+
+/// `close(2)`, named apart from the sinks' `close()`; nothing for a negative descriptor.
 private func closeSocket(_ fd: Int32) {
+    guard fd >= 0 else { return }
     #if canImport(Glibc)
     _ = Glibc.close(fd)
     #else
