@@ -7,11 +7,11 @@ import Testing
 /// instance's end dismisses its window.
 @Suite struct SceneRecorderTests {
     /// A recorder into memory with ids `id1`, `id2`, ….
-    private func make() -> (SceneRecorder, MemorySink) {
+    private func make(platform: Platform = .iPadOS) -> (SceneRecorder, MemorySink) {
         let sink = MemorySink()
         let recorder = LifecycleRecorder(sink: sink, durability: .everyEvent, clock: { 0 })
         let counter = Locked(0)
-        return (SceneRecorder(recorder, makeWindowID: {
+        return (SceneRecorder(recorder, platform: platform, makeWindowID: {
             counter.withLock { n in
                 n += 1
                 return "id\(n)"
@@ -55,8 +55,8 @@ import Testing
         #expect(kinds(sink) == [.open(window: "id1", scene: "main"), .phase(.active, window: "id1")])
     }
 
-    @Test func releasingTheViewInstanceDismissesItsWindow() {
-        let (scenes, sink) = make()
+    @Test func onAMacReleasingAnUnobservedViewInstanceDismissesItsWindow() {
+        let (scenes, sink) = make(platform: .macOS)
         var window: RecordedWindow? = scenes.newWindow()
         window?.appear(scene: "main", stored: nil)
         window?.phase(.background, stored: nil)
@@ -68,6 +68,35 @@ import Testing
             .dismiss(window: "id1", reason: "closed"),
         ])
         #expect(scenes.tracker.openWindows.isEmpty)
+    }
+
+    @Test func onAnIPadReleasingTheViewInstanceIsADisconnectionAndTheSessionsDiscardTheClose() {
+        let (scenes, sink) = make(platform: .iPadOS)
+        var window: RecordedWindow? = scenes.newWindow()
+        window?.appear(scene: "main", stored: nil)
+        window?.attach(session: "S1")
+        window?.phase(.background, stored: nil)
+        window?.disconnect()
+        window = nil  // the scene's root view state is released with the disconnection
+        #expect(scenes.tracker.openWindows == ["id1"])
+        scenes.discard(sessions: ["S1"])
+        #expect(kinds(sink) == [
+            .open(window: "id1", scene: "main"),
+            .phase(.background, window: "id1"),
+            .delegate(callback: "sceneDidDisconnect", window: "id1"),
+            .dismiss(window: "id1", reason: "discarded"),
+        ])
+        #expect(scenes.tracker.openWindows.isEmpty)
+    }
+
+    @Test func aMacWindowsCloseIsRecordedFromItsNotificationOnce() {
+        let (scenes, sink) = make(platform: .macOS)
+        var window: RecordedWindow? = scenes.newWindow()
+        window?.appear(scene: "main", stored: nil)
+        window?.attach(session: "nswindow-1")
+        window?.close()
+        window = nil
+        #expect(kinds(sink) == [.open(window: "id1", scene: "main"), .dismiss(window: "id1", reason: "closed")])
     }
 
     @Test func anInstanceThatWasNeverUsedRecordsNothing() {

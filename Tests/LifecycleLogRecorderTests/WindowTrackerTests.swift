@@ -5,13 +5,13 @@ import Testing
 /// This target links only LifecycleLogRecorder: no LMDB, no SwiftUI.
 @Suite struct WindowTrackerTests {
     @Test func firstAppearOpensTheWindow() {
-        var tracker = WindowTracker()
+        var tracker = WindowTracker(platform: .iPadOS)
         #expect(tracker.appear(window: "w1", scene: "main", instance: 1) == [.open(window: "w1", scene: "main")])
         #expect(tracker.openWindows == ["w1"])
     }
 
     @Test func aValueIsRecordedWithTheOpen() {
-        var tracker = WindowTracker()
+        var tracker = WindowTracker(platform: .iPadOS)
         let value = JSONValue.string("note-42")
         #expect(tracker.appear(window: "w2", scene: "note", value: value, instance: 1)
             == [.open(window: "w2", scene: "note", value: value)])
@@ -19,7 +19,7 @@ import Testing
 
     @Test func repeatedAppearAndDisappearOfOneInstanceRecordNothing() {
         // A tab switch, a minimised Mac window, an iPad scene sent to the background and back.
-        var tracker = WindowTracker()
+        var tracker = WindowTracker(platform: .iPadOS)
         _ = tracker.appear(window: "w1", scene: "main", instance: 1)
         for _ in 0..<3 {
             #expect(tracker.disappear(window: "w1", instance: 1) == [])
@@ -32,7 +32,7 @@ import Testing
 
     @Test func disappearInTheBackgroundDoesNotDismiss() {
         // iPad: the scene goes to the background and its root view disappears; it comes back.
-        var tracker = WindowTracker()
+        var tracker = WindowTracker(platform: .iPadOS)
         _ = tracker.appear(window: "w1", scene: "main", instance: 1)
         _ = tracker.phase(.active, window: "w1")
         #expect(tracker.phase(.background, window: "w1") == [.phase(.background, window: "w1")])
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func phasesAreRecordedOnlyOnChange() {
-        var tracker = WindowTracker()
+        var tracker = WindowTracker(platform: .iPadOS)
         _ = tracker.appear(window: "w1", scene: "main", instance: 1)
         #expect(tracker.phase(.inactive, window: "w1") == [.phase(.inactive, window: "w1")])
         #expect(tracker.phase(.inactive, window: "w1") == [])
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func eachWindowHasItsOwnPhase() {
-        var tracker = WindowTracker()
+        var tracker = WindowTracker(platform: .iPadOS)
         _ = tracker.appear(window: "w1", scene: "main", instance: 1)
         _ = tracker.appear(window: "w2", scene: "main", instance: 2)
         #expect(tracker.phase(.active, window: "w1") == [.phase(.active, window: "w1")])
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func aPhaseBeforeTheFirstAppearIsHeldForTheOpen() {
-        var tracker = WindowTracker()
+        var tracker = WindowTracker(platform: .iPadOS)
         #expect(tracker.phase(.inactive, window: "w1") == [])
         #expect(tracker.phase(.active, window: "w1") == [])  // the latest one is kept
         #expect(tracker.heldPhases == ["w1": .active])
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func appLevelPhaseIsRecordedOnceForEveryWindowThatReportsIt() {
-        var tracker = WindowTracker()
+        var tracker = WindowTracker(platform: .iPadOS)
         #expect(tracker.appPhase(.active) == [.phase(.active, window: nil)])
         #expect(tracker.appPhase(.active) == [])  // a second window reports the same change
         #expect(tracker.appPhase(.background) == [.phase(.background, window: nil)])
@@ -81,13 +81,13 @@ import Testing
     }
 
     @Test func restoredWindowOpensRestored() {
-        var tracker = WindowTracker()
+        var tracker = WindowTracker(platform: .iPadOS)
         #expect(tracker.appear(window: "saved-id", scene: "main", restored: true, instance: 1)
             == [.open(window: "saved-id", scene: "main", restored: true)])
     }
 
     @Test func aNewWindowHasNoRestoredField() {
-        var tracker = WindowTracker()
+        var tracker = WindowTracker(platform: .iPadOS)
         guard case .open(_, _, _, let restored)? = tracker.appear(window: "w1", scene: "main", restored: false, instance: 1).first else {
             Issue.record("no open")
             return
@@ -95,9 +95,9 @@ import Testing
         #expect(restored == nil)
     }
 
-    @Test func theEndOfTheViewInstanceDismissesTheWindow() {
-        // The window closed, or its scene was disconnected: SwiftUI released the root view's state.
-        var tracker = WindowTracker()
+    @Test func onAMacTheEndOfAnUnobservedViewInstanceDismissesTheWindow() {
+        // macOS, no NSWindow found by the glue: SwiftUI released the root view's state when the window closed.
+        var tracker = WindowTracker(platform: .macOS)
         _ = tracker.appear(window: "w1", scene: "main", instance: 1)
         _ = tracker.phase(.background, window: "w1")
         _ = tracker.disappear(window: "w1", instance: 1)
@@ -105,10 +105,11 @@ import Testing
         #expect(tracker.openWindows.isEmpty)
         #expect(tracker.end(window: "w1", instance: 1) == [])  // once
         #expect(tracker.phase(.background, window: "w1") == [])  // a late phase opens nothing
+        #expect(tracker.heldPhases.isEmpty)
     }
 
     @Test func theEndOfAnotherInstanceIsIgnored() {
-        var tracker = WindowTracker()
+        var tracker = WindowTracker(platform: .iPadOS)
         _ = tracker.appear(window: "w1", scene: "main", instance: 2)
         #expect(tracker.end(window: "w1", instance: 1) == [])
         #expect(tracker.disappear(window: "w1", instance: 1) == [])
@@ -116,38 +117,135 @@ import Testing
     }
 
     @Test func aViewThatEndsBeforeAppearingDropsItsHeldPhase() {
-        var tracker = WindowTracker()
+        var tracker = WindowTracker(platform: .iPadOS)
         _ = tracker.phase(.active, window: "w1")
         #expect(tracker.end(window: "w1", instance: 1) == [])
         #expect(tracker.heldPhases.isEmpty)
     }
 
-    @Test func aDiscardedSceneReconnectedWithTheSameIDIsDismissedAndReopened() {
-        // The old view's end was not seen; a new instance appears with the id from @SceneStorage.
-        var tracker = WindowTracker()
-        _ = tracker.appear(window: "w1", scene: "main", instance: 1)
-        #expect(tracker.appear(window: "w1", scene: "main", restored: true, instance: 2) == [
-            .dismiss(window: "w1", reason: "discarded"),
-            .open(window: "w1", scene: "main", restored: true),
+    // MARK: Issue 21, item 3: a disconnection is not a close
+
+    /// iPadOS reclaims a background scene's memory (UIKit's "Scenes" documentation: the system may
+    /// disconnect a background scene at any time; the session survives and reconnects with its
+    /// state-restoration data). The callbacks, in the order UIKit and SwiftUI give them:
+    /// `scenePhase` .inactive, .background, `onDisappear`, `UIScene.didDisconnectNotification`, the
+    /// root view's state released; later, a new root view (id from `@SceneStorage`), `onAppear`,
+    /// `scenePhase` .inactive, .active. Recorded: the phases, the disconnection and reconnection as
+    /// what they are, and no `dismiss` or second `open`.
+    @Test func anIPadSceneDisconnectedToReclaimMemoryStaysOpenAndReconnects() {
+        var tracker = WindowTracker(platform: .iPadOS)
+        var events = tracker.appear(window: "w1", scene: "main", instance: 1)
+        tracker.attach(window: "w1", session: "S1")
+        events += tracker.phase(.active, window: "w1")
+        events += tracker.phase(.inactive, window: "w1")
+        events += tracker.phase(.background, window: "w1")
+        events += tracker.disappear(window: "w1", instance: 1)
+        events += tracker.disconnect(window: "w1")
+        events += tracker.end(window: "w1", instance: 1)
+        #expect(tracker.openWindows == ["w1"], "a disconnected scene is not closed")
+        events += tracker.appear(window: "w1", scene: "main", restored: true, instance: 2)
+        tracker.attach(window: "w1", session: "S1")
+        events += tracker.phase(.inactive, window: "w1")
+        events += tracker.phase(.active, window: "w1")
+        #expect(events == [
+            .open(window: "w1", scene: "main"),
+            .phase(.active, window: "w1"), .phase(.inactive, window: "w1"), .phase(.background, window: "w1"),
+            .delegate(callback: "sceneDidDisconnect", window: "w1"),
+            .delegate(callback: "sceneWillConnect", window: "w1"),
+            .phase(.inactive, window: "w1"), .phase(.active, window: "w1"),
         ])
-        #expect(tracker.windows["w1"]?.instance == 2)
-        #expect(tracker.end(window: "w1", instance: 1) == [])  // the old instance's late end
     }
 
-    @Test func disconnectThenReconnectIsDismissThenRestoredOpen() {
-        var tracker = WindowTracker()
+    /// Without the glue's scene observation (no session attached), the release of the root view's
+    /// state is all there is: where scenes disconnect, it is recorded as the disconnection.
+    @Test func whereScenesDisconnectAnUnobservedViewEndIsADisconnection() {
+        var tracker = WindowTracker(platform: .visionOS)
         _ = tracker.appear(window: "w1", scene: "main", instance: 1)
-        _ = tracker.phase(.background, window: "w1")
-        _ = tracker.disappear(window: "w1", instance: 1)
-        #expect(tracker.end(window: "w1", instance: 1) == [.dismiss(window: "w1", reason: "closed")])
+        #expect(tracker.end(window: "w1", instance: 1) == [.delegate(callback: "sceneDidDisconnect", window: "w1")])
+        #expect(tracker.disconnect(window: "w1") == [], "once")
         #expect(tracker.appear(window: "w1", scene: "main", restored: true, instance: 2)
-            == [.open(window: "w1", scene: "main", restored: true)])
-        // The reconnected window has no phase of its own yet.
-        #expect(tracker.phase(.background, window: "w1") == [.phase(.background, window: "w1")])
+            == [.delegate(callback: "sceneWillConnect", window: "w1")])
+        #expect(tracker.windows["w1"]?.instance == 2)
+        #expect(tracker.end(window: "w1", instance: 1) == [], "the old instance's late end")
+    }
+
+    /// The user closes a scene in the iPad app switcher: it goes to the background and disconnects,
+    /// then `application(_:didDiscardSceneSessions:)` names its session. That is the close.
+    @Test func aSceneClosedInTheAppSwitcherIsDismissedWhenItsSessionIsDiscarded() {
+        var tracker = WindowTracker(platform: .iPadOS)
+        _ = tracker.appear(window: "w1", scene: "main", instance: 1)
+        _ = tracker.appear(window: "w2", scene: "main", instance: 2)
+        tracker.attach(window: "w1", session: "S1")
+        tracker.attach(window: "w2", session: "S2")
+        _ = tracker.phase(.background, window: "w1")
+        #expect(tracker.disconnect(window: "w1") == [.delegate(callback: "sceneDidDisconnect", window: "w1")])
+        #expect(tracker.end(window: "w1", instance: 1) == [])
+        #expect(tracker.discard(sessions: ["S1", "S-unknown"]) == [.dismiss(window: "w1", reason: "discarded")])
+        #expect(tracker.openWindows == ["w2"])
+        #expect(tracker.discard(sessions: ["S1"]) == [], "once")
+    }
+
+    // MARK: Issue 21, item 4: Mac Settings and Window scenes, root identity
+
+    /// A macOS `Settings` (or `Window`) scene keeps its root view and `@State` across a close and a
+    /// reopen: `NSWindow.willCloseNotification` is the close, `scenePhase` may still report the
+    /// closed window, and the reopen is an `onAppear` of the same view instance.
+    @Test func aMacSettingsWindowClosedAndReopenedIsDismissedAndOpenedAgain() {
+        var tracker = WindowTracker(platform: .macOS)
+        var events = tracker.appear(window: "settings", scene: "settings", instance: 1)
+        tracker.attach(window: "settings", session: "nswindow-1")
+        events += tracker.phase(.active, window: "settings")
+        events += tracker.close(window: "settings")
+        events += tracker.disappear(window: "settings", instance: 1)
+        events += tracker.phase(.background, window: "settings")  // the closed window's late phase
+        events += tracker.appear(window: "settings", scene: "settings", restored: false, instance: 1)
+        tracker.attach(window: "settings", session: "nswindow-1")  // the view is in a window again
+        events += tracker.phase(.active, window: "settings")
+        #expect(events == [
+            .open(window: "settings", scene: "settings"), .phase(.active, window: "settings"),
+            .dismiss(window: "settings", reason: "closed"),
+            .open(window: "settings", scene: "settings"), .phase(.active, window: "settings"),
+        ])
+        #expect(tracker.end(window: "settings", instance: 1) == [], "an observed window's view end is no second close")
+    }
+
+    /// A root view whose identity changes (`.id(x)`, `if`/`else` branches each with the modifier):
+    /// the old view's state is released and a new view shows the same window (its id from
+    /// `@SceneStorage`), in either order. It is the same window: nothing is recorded.
+    @Test func aRootWhoseIdentityChangesIsStillTheSameWindow() {
+        for platform in [Platform.macOS, .iPadOS] {
+            for endFirst in [true, false] {
+                var tracker = WindowTracker(platform: platform)
+                _ = tracker.appear(window: "w1", scene: "main", instance: 1)
+                tracker.attach(window: "w1", session: "S1")
+                _ = tracker.phase(.active, window: "w1")
+                var events: [Event.Kind] = []
+                if endFirst { events += tracker.end(window: "w1", instance: 1) }
+                events += tracker.appear(window: "w1", scene: "main", restored: true, instance: 2)
+                tracker.attach(window: "w1", session: "S1")
+                if !endFirst { events += tracker.end(window: "w1", instance: 1) }
+                events += tracker.phase(.active, window: "w1")
+                #expect(events == [], "\(platform), end first: \(endFirst)")
+                #expect(tracker.windows["w1"]?.instance == 2)
+            }
+        }
+    }
+
+    /// macOS without the glue's NSWindow observation: a `WindowGroup(for:)` window closed (its view
+    /// released, but taken for a possible identity change) and the same value opened again in a new
+    /// window. SwiftUI shows one window per value, so the first is closed.
+    @Test func aNewWindowForTheValueOfAReleasedOneClosesTheReleasedOne() {
+        var tracker = WindowTracker(platform: .macOS)
+        let note = JSONValue.string("note-1")
+        _ = tracker.appear(window: "w1", scene: "note", value: note, instance: 1)
+        tracker.attach(window: "w1", session: "nswindow-1")
+        #expect(tracker.end(window: "w1", instance: 1) == [])
+        #expect(tracker.appear(window: "w2", scene: "note", value: note, instance: 2)
+            == [.dismiss(window: "w1", reason: "closed"), .open(window: "w2", scene: "note", value: note)])
     }
 
     @Test func anExplicitDismissIsRecordedOnce() {
-        var tracker = WindowTracker()
+        var tracker = WindowTracker(platform: .iPadOS)
         _ = tracker.appear(window: "w1", scene: "main", instance: 1)
         #expect(tracker.dismiss(window: "w1", reason: "dismissWindow") == [.dismiss(window: "w1", reason: "dismissWindow")])
         #expect(tracker.dismiss(window: "w1") == [])
@@ -155,17 +253,17 @@ import Testing
     }
 
     @Test func aDismissOfAWindowNeverOpenedRecordsNothing() {
-        var tracker = WindowTracker()
+        var tracker = WindowTracker(platform: .iPadOS)
         #expect(tracker.dismiss(window: "nope") == [])
         #expect(tracker.disappear(window: "nope", instance: 1) == [])
     }
 
     @Test func resetForgetsEverything() {
-        var tracker = WindowTracker()
+        var tracker = WindowTracker(platform: .iPadOS)
         _ = tracker.appear(window: "w1", scene: "main", instance: 1)
         _ = tracker.appPhase(.active)
         tracker.reset()
-        #expect(tracker == WindowTracker())
+        #expect(tracker == WindowTracker(platform: .iPadOS))
         #expect(tracker.appPhase(.active) == [.phase(.active, window: nil)])
     }
 

@@ -67,6 +67,26 @@ public enum Platform: String, Sendable, Hashable, CaseIterable {
     case visionOS
 }
 
+extension Platform {
+    /// The platform this code was built for: `iPadOS` is not told apart from `iOS` here (an app
+    /// that knows it runs on an iPad passes `.iPadOS` itself).
+    public static var current: Platform {
+        #if os(macOS)
+        return .macOS
+        #elseif os(tvOS)
+        return .tvOS
+        #elseif os(watchOS)
+        return .watchOS
+        #elseif os(visionOS)
+        return .visionOS
+        #elseif os(iOS) && targetEnvironment(macCatalyst)
+        return .macCatalyst
+        #else
+        return .iOS
+        #endif
+    }
+}
+
 /// Whether an ``Event/Kind/activity(name:state:window:)`` started, stopped, or expired.
 public enum ActivityState: String, Sendable, Hashable, CaseIterable {
     /// The work began.

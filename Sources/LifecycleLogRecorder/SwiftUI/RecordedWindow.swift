@@ -91,11 +91,35 @@ public final class RecordedWindow: Sendable {
         return id
     }
 
-    /// The window is gone, as the app knows (`dismissWindow`, a scene
-    /// delegate's `sceneDidDisconnect`); records `dismiss` once.
+    /// The window is gone, as the app knows (`dismissWindow`); records `dismiss` once.
     public func dismiss(reason: String? = nil) {
         guard let id else { return }
         scenes.dismiss(window: id, reason: reason)
+    }
+
+    /// The window closed (`NSWindow.willCloseNotification`); records `dismiss` (`closed`) once
+    /// (``WindowTracker/close(window:)``).
+    public func close() {
+        guard let id else { return }
+        scenes.apply { $0.close(window: id) }
+    }
+
+    /// The window's scene was disconnected (`UIScene.didDisconnectNotification`); records
+    /// `sceneDidDisconnect` once, and the window stays open (``WindowTracker/disconnect(window:)``).
+    public func disconnect() {
+        guard let id else { return }
+        scenes.apply { $0.disconnect(window: id) }
+    }
+
+    /// The glue found the window's scene session (`UISceneSession.persistentIdentifier`) or, on
+    /// macOS, its `NSWindow` (an id for it): its discard or close can be recorded
+    /// (``WindowTracker/attach(window:session:)``).
+    public func attach(session: String) {
+        guard let id else { return }
+        scenes.apply { tracker in
+            tracker.attach(window: id, session: session)
+            return []
+        }
     }
 
     // MARK: State keys of this window

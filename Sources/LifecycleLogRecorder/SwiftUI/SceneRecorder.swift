@@ -17,7 +17,7 @@
 public final class SceneRecorder: Sendable {
     /// Where the events go.
     public let recorder: LifecycleRecorder
-    private let state = Locked(WindowTracker())
+    private let state: Locked<WindowTracker>
     private let instances = Locked<UInt64>(0)
     private let makeWindowID: @Sendable () -> WindowID
     private static let registry = Locked<[ObjectIdentifier: SceneRecorder]>([:])
@@ -26,11 +26,15 @@ public final class SceneRecorder: Sendable {
     ///
     /// - Parameters:
     ///   - recorder: where the events go.
+    ///   - platform: what releasing a root view's state means (``WindowTracker/platform``);
+    ///     the platform this code runs on by default.
     ///   - makeWindowID: makes the id of a new window; random UUIDs by
     ///     default (inject a counter in tests).
-    public init(_ recorder: LifecycleRecorder, makeWindowID: @escaping @Sendable () -> WindowID = WindowTracker.randomWindowID) {
+    public init(_ recorder: LifecycleRecorder, platform: Platform = .current,
+                makeWindowID: @escaping @Sendable () -> WindowID = WindowTracker.randomWindowID) {
         self.recorder = recorder
         self.makeWindowID = makeWindowID
+        state = Locked(WindowTracker(platform: platform))
     }
 
     /// The scene recorder of `recorder`: the same one for every call with the
@@ -80,6 +84,11 @@ public final class SceneRecorder: Sendable {
     public func dismiss(window: WindowID, reason: String? = nil) {
         apply { $0.dismiss(window: window, reason: reason) }
     }
+
+    /// `application(_:didDiscardSceneSessions:)`: records the `dismiss` of the windows of these
+    /// sessions (their `UISceneSession.persistentIdentifier`s), which the glue attached
+    /// (``WindowTracker/discard(sessions:)``). Call it from the app delegate adaptor.
+    public func discard(sessions: Set<String>) { apply { $0.discard(sessions: sessions) } }
 
     /// Forgets every window and phase (a new run, after a `launch`).
     public func reset() { state.withLock { $0.reset() } }
