@@ -90,6 +90,44 @@ public final class SceneRecorder: Sendable {
     /// (``WindowTracker/discard(sessions:)``). Call it from the app delegate adaptor.
     public func discard(sessions: Set<String>) { apply { $0.discard(sessions: sessions) } }
 
+    /// Records the process's `launch` with the reason its ``LaunchConditions`` give, starts a new
+    /// run of the tracker (no windows, no phases), and records the app-level phase a launch
+    /// without UI starts in. Call it from the app delegate adaptor, where the system says how the
+    /// app was launched (see ``LaunchConditions``), not from `App.init`.
+    ///
+    /// - Parameters:
+    ///   - platform: the platform the app runs on.
+    ///   - scenes: the app's scene declarations, in the order of its `body`.
+    ///   - conditions: the application's state and whether it was prewarmed.
+    ///   - app: the app's name or bundle id.
+    ///   - os: the OS version.
+    ///   - build: the app's build.
+    ///   - debugger: whether a debugger is attached.
+    ///   - harness: the test runner that launched the app.
+    ///   - activation: the macOS activation policy.
+    public func launch(platform: Platform, scenes: [SceneDeclaration], conditions: LaunchConditions, app: String? = nil, os: String? = nil,
+                       build: String? = nil, debugger: Bool? = nil, harness: String? = nil, activation: ActivationPolicy? = nil) {
+        state.withLock { tracker in
+            tracker.reset()
+            recorder.launch(platform: platform, scenes: scenes, reason: conditions.reason, app: app, os: os, build: build,
+                            debugger: debugger, harness: harness, activation: activation)
+            if let phase = conditions.initialAppPhase {
+                for kind in tracker.appPhase(phase) { recorder.record(kind) }
+            }
+        }
+    }
+
+    /// The application's own notification: records the app-level phase it means, once per change
+    /// (shared with the `App`'s `scenePhase`: ``appPhase(_:)``), or, for `willTerminate`, the
+    /// `delegate` `willTerminate` callback (the run's clean end, committed before returning).
+    public func application(_ notification: ApplicationNotification) {
+        if let phase = notification.appPhase {
+            appPhase(phase)
+        } else {
+            apply { _ in [.delegate(callback: "willTerminate", window: nil)] }
+        }
+    }
+
     /// Forgets every window and phase (a new run, after a `launch`).
     public func reset() { state.withLock { $0.reset() } }
 }
