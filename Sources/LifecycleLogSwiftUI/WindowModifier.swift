@@ -100,11 +100,26 @@ public struct LifecycleLogWindowModifier: ViewModifier {
             .modifier(LifecycleLogChange(of: scenePhase) { phase in
                 store(window.phase(LifecyclePhase(phase), stored: storedID))
             })
+            .modifier(LifecycleLogSystemWindow(window: window))
     }
 
     /// Keeps a new window's id in `@SceneStorage`, for restoration.
     private func store(_ id: WindowID) {
         if storedID != id { storedID = id }
+    }
+}
+
+/// Puts the view that finds the system's scene or window behind the content, where there is one
+/// (not on watchOS): its disconnection (iOS family) or close (macOS) reaches the tracker.
+struct LifecycleLogSystemWindow: ViewModifier {
+    let window: RecordedWindow
+
+    func body(content: Content) -> some View {
+        #if (canImport(UIKit) && !os(watchOS)) || canImport(AppKit)
+        content.background(alignment: .center) { LifecycleLogSceneObserver(window: window) }
+        #else
+        content
+        #endif
     }
 }
 

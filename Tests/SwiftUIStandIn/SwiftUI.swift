@@ -119,6 +119,11 @@ extension View {
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     nonisolated public func onChange<V>(of value: V, initial: Bool = false, _ action: @escaping (V, V) -> Void) -> some View where V: Equatable { _StandInView() }
 
+    /// https://developer.apple.com/documentation/swiftui/view/background(alignment:content:)
+    /// `nonisolated func background<V>(alignment: Alignment = .center, @ViewBuilder content: () -> V) -> some View where V : View`
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
+    nonisolated public func background<V>(alignment: Alignment = .center, @ViewBuilder content: () -> V) -> some View where V: View { _StandInView() }
+
     /// https://developer.apple.com/documentation/swiftui/view/environment(_:_:)
     /// `nonisolated func environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V) -> some View`
     nonisolated public func environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V) -> some View { _StandInView() }
@@ -218,3 +223,58 @@ public struct State<Value>: DynamicProperty {
         nonmutating set {}
     }
 }
+
+/// https://developer.apple.com/documentation/swiftui/alignment
+/// `@frozen struct Alignment`
+@frozen public struct Alignment: Equatable, Sendable {
+    /// https://developer.apple.com/documentation/swiftui/alignment/center
+    public static let center = Alignment()
+}
+
+#if canImport(UIKit)
+import UIKit
+
+/// https://developer.apple.com/documentation/swiftui/uiviewrepresentable
+/// `@MainActor @preconcurrency protocol UIViewRepresentable : View where Self.Body == Never`
+@MainActor @preconcurrency
+public protocol UIViewRepresentable: View where Body == Never {
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/uiviewtype
+    associatedtype UIViewType: UIView
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/context
+    typealias Context = UIViewRepresentableContext<Self>
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/makeuiview(context:)
+    @MainActor @preconcurrency func makeUIView(context: Self.Context) -> Self.UIViewType
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/updateuiview(_:context:)
+    @MainActor @preconcurrency func updateUIView(_ uiView: Self.UIViewType, context: Self.Context)
+}
+
+extension UIViewRepresentable {
+    public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/uiviewrepresentablecontext
+@MainActor @preconcurrency public struct UIViewRepresentableContext<Representable: UIViewRepresentable> {}
+#elseif canImport(AppKit)
+import AppKit
+
+/// https://developer.apple.com/documentation/swiftui/nsviewrepresentable
+/// `@MainActor @preconcurrency protocol NSViewRepresentable : View where Self.Body == Never`
+@MainActor @preconcurrency
+public protocol NSViewRepresentable: View where Body == Never {
+    /// https://developer.apple.com/documentation/swiftui/nsviewrepresentable/nsviewtype
+    associatedtype NSViewType: NSView
+    /// https://developer.apple.com/documentation/swiftui/nsviewrepresentable/context
+    typealias Context = NSViewRepresentableContext<Self>
+    /// https://developer.apple.com/documentation/swiftui/nsviewrepresentable/makensview(context:)
+    @MainActor @preconcurrency func makeNSView(context: Self.Context) -> Self.NSViewType
+    /// https://developer.apple.com/documentation/swiftui/nsviewrepresentable/updatensview(_:context:)
+    @MainActor @preconcurrency func updateNSView(_ nsView: Self.NSViewType, context: Self.Context)
+}
+
+extension NSViewRepresentable {
+    public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/nsviewrepresentablecontext
+@MainActor @preconcurrency public struct NSViewRepresentableContext<Representable: NSViewRepresentable> {}
+#endif

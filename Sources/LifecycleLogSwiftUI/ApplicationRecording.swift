@@ -1,0 +1,114 @@
+#if canImport(SwiftUI)
+import Foundation
+import LifecycleLogRecorder
+import SwiftUI
+
+// The thin part of issue 21's item 5: where the system says how the app was launched (the app
+// delegate adaptor) and what state the application is in (its notifications). The decisions live
+// in LaunchConditions, ApplicationNotification and SceneRecorder, tested on every platform.
+
+/// The observations of the application's notifications, kept for the life of the process.
+private let applicationObservations = LockedObservations()
+
+/// A list of observations guarded by a lock: filled once, from the main thread, kept for ever.
+private final class LockedObservations: @unchecked Sendable {
+    // @unchecked Sendable: `list` is reached only under `lock`.
+    private let lock = NSLock()
+    private var list: [LifecycleLogObservation] = []
+
+    func replace(with observations: [LifecycleLogObservation]) {
+        lock.lock()
+        defer { lock.unlock() }
+        list = observations
+    }
+}
+
+#if canImport(UIKit) && !os(watchOS)
+import UIKit
+
+extension SceneRecorder {
+    /// Records the app's `launch` from its delegate adaptor's
+    /// `application(_:didFinishLaunchingWithOptions:)`: the reason from the application's state
+    /// (`background` for a launch without UI) and from `ActivePrewarm` (`prewarm`), the app-level
+    /// phase such a launch starts in, and from then on the app-level phase from `UIApplication`'s
+    /// notifications (which come whether or not a scene is connected) and `willTerminate`.
+    ///
+    /// ```swift
+    /// final class AppDelegate: NSObject, UIApplicationDelegate {
+    ///     func application(_ application: UIApplication,
+    ///                      didFinishLaunchingWithOptions options: [UIApplication.LaunchOptionsKey: Any]? = nil) -> Bool {
+    ///         SceneRecorder.shared(for: recorder).recordLaunch(of: application, platform: .iOS, scenes: scenes)
+    ///         return true
+    ///     }
+    ///     func application(_ application: UIApplication, didDiscardSceneSessions sessions: Set<UISceneSession>) {
+    ///         SceneRecorder.shared(for: recorder).discard(sessions)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - application: the application, as the delegate receives it.
+    ///   - platform: `.iOS`, `.iPadOS`, `.tvOS` or `.visionOS`.
+    ///   - scenes: the app's scene declarations, in the order of its `body`.
+    ///   - app: the app's name or bundle id.
+    ///   - build: the app's build.
+    @MainActor
+    public func recordLaunch(of application: UIApplication, platform: Platform, scenes: [SceneDeclaration], app: String? = nil, build: String? = nil) {
+        let state: LaunchConditions.ApplicationState
+        switch application.applicationState {
+        case .active: state = .active
+        case .background: state = .background
+        default: state = .inactive
+        }
+        launch(platform: platform, scenes: scenes, conditions: LaunchConditions(applicationState: state, environment: ProcessInfo.processInfo.environment),
+               app: app, build: build)
+        let notifications: [(Notification.Name, ApplicationNotification)] = [
+            (UIApplication.didBecomeActiveNotification, .didBecomeActive),
+            (UIApplication.willResignActiveNotification, .willResignActive),
+            (UIApplication.didEnterBackgroundNotification, .didEnterBackground),
+            (UIApplication.willEnterForegroundNotification, .willEnterForeground),
+            (UIApplication.willTerminateNotification, .willTerminate),
+        ]
+        applicationObservations.replace(with: notifications.map { name, meaning in
+            LifecycleLogObservation(name, object: application) { [self] in self.application(meaning) }
+        })
+    }
+
+    /// `application(_:didDiscardSceneSessions:)`: records the `dismiss` (`discarded`) of the
+    /// windows those sessions showed. A scene the user closed in the app switcher ends here, not
+    /// at its disconnection.
+    @MainActor
+    public func discard(_ sessions: Set<UISceneSession>) {
+        discard(sessions: Set(sessions.map(\.persistentIdentifier)))
+    }
+}
+#elseif canImport(AppKit)
+import AppKit
+
+extension SceneRecorder {
+    /// Records the app's `launch` from its delegate adaptor's `applicationWillFinishLaunching(_:)`,
+    /// before SwiftUI restores and opens windows, and from then on the app-level phase from
+    /// `NSApplication`'s notifications (active, inactive) and `willTerminate` (a Mac app has no
+    /// background phase; Cmd-Q sends no phase change).
+    ///
+    /// - Parameters:
+    ///   - application: the application, as the delegate's notification names it (`NSApp`).
+    ///   - scenes: the app's scene declarations, in the order of its `body`.
+    ///   - app: the app's name or bundle id.
+    ///   - build: the app's build.
+    @MainActor
+    public func recordLaunch(of application: NSApplication, scenes: [SceneDeclaration], app: String? = nil, build: String? = nil) {
+        launch(platform: .macOS, scenes: scenes, conditions: LaunchConditions(applicationState: .inactive, environment: ProcessInfo.processInfo.environment),
+               app: app, build: build)
+        let notifications: [(Notification.Name, ApplicationNotification)] = [
+            (NSApplication.didBecomeActiveNotification, .didBecomeActive),
+            (NSApplication.willResignActiveNotification, .willResignActive),
+            (NSApplication.willTerminateNotification, .willTerminate),
+        ]
+        applicationObservations.replace(with: notifications.map { name, meaning in
+            LifecycleLogObservation(name, object: application) { [self] in self.application(meaning) }
+        })
+    }
+}
+#endif
+#endif
