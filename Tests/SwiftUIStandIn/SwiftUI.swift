@@ -6,8 +6,11 @@
 // It declares exactly what the glue uses, with the signatures of Apple's
 // documentation (each `///` names its page), isolation as in the current SDKs
 // (`View` and `ViewModifier` are `@MainActor @preconcurrency`, their modifier
-// methods `nonisolated`). Availability attributes are Apple's, so that a use of
-// a newer API outside `if #available` is visible in review; Linux ignores them.
+// methods `nonisolated`). Availability attributes are Apple's: Linux's compiler
+// ignores them, so scripts/check-availability reads them and fails on a use of an
+// API newer than Package.swift's platforms outside an adequate `#available`. A
+// declaration added here without `@available` is taken as available on every
+// declared platform: give a newer one Apple's attribute.
 // The bodies do nothing: this module is only ever type-checked against.
 
 /// https://developer.apple.com/documentation/swiftui/view
