@@ -1,7 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 import Dispatch
 
@@ -599,9 +599,9 @@ extension Duration {
 /// `close(2)`, named apart from the sinks' `close()`; nothing for a negative descriptor.
 private func closeSocket(_ fd: Int32) {
     guard fd >= 0 else { return }
-    #if canImport(Glibc)
-    _ = Glibc.close(fd)
-    #else
+    #if canImport(Darwin)
     _ = Darwin.close(fd)
+    #else
+    _ = Glibc.close(fd)
     #endif
 }

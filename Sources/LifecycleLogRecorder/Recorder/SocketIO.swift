@@ -1,7 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 
 /// The POSIX socket calls shared by ``CollectorSink`` (in apps) and the
@@ -11,12 +11,12 @@ import Darwin
 /// a peer that died never kills the process. One audited place for the
 /// pointers the socket API takes; `package`, not public.
 package enum SocketIO {
-    #if canImport(Glibc)
-    package static let streamType = Int32(SOCK_STREAM.rawValue)
-    private static let sendFlags = Int32(MSG_NOSIGNAL)
-    #else
+    #if canImport(Darwin)
     package static let streamType = SOCK_STREAM
     private static let sendFlags: Int32 = 0
+    #else
+    package static let streamType = Int32(SOCK_STREAM.rawValue)
+    private static let sendFlags = Int32(MSG_NOSIGNAL)
     #endif
 
     /// The system's text for an `errno` value.
@@ -159,9 +159,9 @@ package enum SocketIO {
 
 /// `connect(2)`, named apart from ``SocketIO/connect(host:port:until:)``.
 private func systemConnect(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>!, _ length: socklen_t) -> Int32 {
-    #if canImport(Glibc)
-    Glibc.connect(fd, address, length)
-    #else
+    #if canImport(Darwin)
     Darwin.connect(fd, address, length)
+    #else
+    Glibc.connect(fd, address, length)
     #endif
 }

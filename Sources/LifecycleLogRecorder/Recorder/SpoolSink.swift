@@ -1,7 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 
 /// A ``RecordingSink`` that appends to a crash-safe JSON Lines file (a
@@ -222,10 +222,10 @@ public final class SpoolSink: RecordingSink {
     }
 
     private static func systemClose(_ fd: Int32) -> Int32 {
-        #if canImport(Glibc)
-        Glibc.close(fd)
-        #else
+        #if canImport(Darwin)
         Darwin.close(fd)
+        #else
+        Glibc.close(fd)
         #endif
     }
 
@@ -317,10 +317,10 @@ public final class SpoolSink: RecordingSink {
     }
 
     private static func openFile(_ path: String, _ flags: Int32) -> Int32 {
-        #if canImport(Glibc)
-        Glibc.open(path, flags, 0o644)
-        #else
+        #if canImport(Darwin)
         Darwin.open(path, flags, 0o644)
+        #else
+        Glibc.open(path, flags, 0o644)
         #endif
     }
 
