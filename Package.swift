@@ -4,6 +4,9 @@ import PackageDescription
 // `scripts/check-app-build` sets this to build the app-facing targets as an Apple platform sees
 // them, with liblmdb hidden: the dependencies that exist only where liblmdb is (Linux) are left out.
 let asOnApplePlatforms = Context.environment["LIFECYCLELOG_AS_ON_APPLE_PLATFORMS"] == "1"
+// The macOS workflow (.github/workflows/apple-platforms.yml) sets this to test in the iOS simulator,
+// where liblmdb does not exist: the package is then its app-facing targets and their tests only.
+let appOnly = Context.environment["LIFECYCLELOG_APP_ONLY"] == "1"
 
 let package = Package(
     name: "LifecycleLog",
@@ -97,7 +100,7 @@ let package = Package(
             // attachment come with LifecycleLog where liblmdb is: on Linux.
             name: "LifecycleLogTesting",
             dependencies: ["LifecycleLogRules"]
-                + (asOnApplePlatforms ? [] : [.target(name: "LifecycleLog", condition: .when(platforms: [.linux]))])
+                + (asOnApplePlatforms || appOnly ? [] : [.target(name: "LifecycleLog", condition: .when(platforms: [.linux]))])
         ),
         .testTarget(
             name: "LifecycleLogTests",
@@ -115,3 +118,16 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+if appOnly {
+    // Everything that needs liblmdb goes: its targets, their products and the tests that use them
+    // (LifecycleLogTestingTests reads `.lmdb` traces too); the recorder's tests stay.
+    let needsLMDB: Set<String> = ["CLMDB", "CLMDBGuard", "LifecycleLog", "LifecycleLogCommandLine", "replay", "LifecycleLogTests",
+                                  "LifecycleLogTestingTests"]
+    package.targets.removeAll { needsLMDB.contains($0.name) }
+    package.products.removeAll { needsLMDB.contains($0.name) }
+    package.dependencies.removeAll { dependency in
+        if case .sourceControl(_, let location, _) = dependency.kind { return location.hasSuffix("swift-argument-parser") }
+        return false
+    }
+}

@@ -11,6 +11,12 @@ import Darwin
 /// ```swift
 /// let recorder = LifecycleRecorder(sink: try TraceFileSink(path: "session.lmdb"))
 /// ```
+///
+/// For tools, tests and command-line processes, not for apps: an app records into a
+/// `SpoolSink` (and a `CollectorSink`). Inside an App Sandbox, liblmdb's lock cannot work (on Apple
+/// platforms it uses System V semaphores, which the sandbox denies), so the initializer refuses to
+/// open a trace there and says what to use instead; and a hardened app would have to load
+/// Homebrew's liblmdb, which library validation refuses.
 public final class TraceFileSink: RecordingSink {
     private let writer: Locked<TraceWriter>
     /// The trace file.
@@ -21,8 +27,14 @@ public final class TraceFileSink: RecordingSink {
     /// Opens (or creates) the trace at `path` for appending; other processes may read it meanwhile.
     ///
     /// - Throws: `LifecycleLogError` when the file cannot be opened, is not a
-    ///   trace, or is damaged (record into a new file then).
+    ///   trace, or is damaged (record into a new file then); `invalidArgument` inside an App Sandbox.
     public init(path: String) throws {
+        if let container = getenv("APP_SANDBOX_CONTAINER_ID"), container.pointee != 0 {
+            throw LifecycleLogError(.invalidArgument,
+                "this process runs in an App Sandbox (APP_SANDBOX_CONTAINER_ID is set), which denies the System V semaphores liblmdb's lock uses on Apple platforms; "
+                + "record into a SpoolSink in the app's container (and a CollectorSink to a collector outside it), then `replay import` the spool",
+                path: path)
+        }
         let traceWriter = try TraceWriter(path: path, sharing: .shared)
         self.path = path
         lastTime = traceWriter.lastTime

@@ -52,6 +52,9 @@ public final class SpoolSink: RecordingSink {
         var warning: LifecycleLogError?
         /// The file is empty: the disk was full when it was created. The header goes with the first events.
         var needsHeader = false
+        /// The spool could not be opened for want of permission (data protection before the device's
+        /// first unlock): each write tries it again, and the events wait in the recorder meanwhile.
+        var waitingForAccess = false
     }
 
     /// The most bytes written with one `write(2)` call: a batch is written in chunks of
@@ -84,12 +87,40 @@ public final class SpoolSink: RecordingSink {
             s.length = opened.length
             s.needsHeader = opened.needsHeader
             time = opened.lastTime
+        case .failure(let error) where Self.isAccessDenied(error):
+            // Data protection keeps the container's files closed until the first unlock: not damage.
+            s.waitingForAccess = true
+            s.warning = LifecycleLogError(.io, "the spool cannot be opened yet (\(error.message)): on a locked device, data protection keeps files closed until the first unlock. The events wait in memory and are written when it opens", path: path)
         case .failure(let error):
             s.warning = error
             Self.moveToNewFile(&s, base: path)
         }
         lastTime = time
         state = Locked(s)
+    }
+
+    /// Where an app's spool goes: in the app's container (its `HOME`),
+    /// `Library/Application Support/LifecycleLog/[APP/]FILE`, or on tvOS
+    /// `Library/Caches/LifecycleLog/[APP/]FILE`: a physical Apple TV gives apps no
+    /// persistent storage (Documents and Application Support cannot be written),
+    /// only caches the system may purge while the app is not running, so copy a
+    /// tvOS spool off the device soon (Xcode's Devices window, or stream to a
+    /// collector). The folders are created by ``init(path:)``.
+    ///
+    /// - Parameters:
+    ///   - platform: the platform the app runs on.
+    ///   - home: the app's container; the `HOME` environment variable by default (on iOS,
+    ///     tvOS, watchOS, visionOS and in a sandboxed Mac app, the container).
+    ///   - app: a folder for the app, for a Mac app without a sandbox, whose `HOME` is the user's.
+    ///   - file: the spool's file name.
+    /// - Returns: the spool's path.
+    public static func defaultPath(platform: Platform = .current, home: String? = nil, app: String? = nil, file: String = "session.jsonl") -> String {
+        let base = home ?? getenv("HOME").map { String(cString: $0) } ?? "."
+        let library = platform == .tvOS ? "Library/Caches" : "Library/Application Support"
+        var path = base.hasSuffix("/") ? String(base.dropLast()) : base
+        path += "/\(library)/LifecycleLog/"
+        if let app, !app.isEmpty { path += app + "/" }
+        return path + file
     }
 
     deinit { close() }
@@ -115,6 +146,10 @@ public final class SpoolSink: RecordingSink {
             var chunk: [UInt8] = []
             var lineEnds: [Int] = []  // the end of each line in `chunk`
             var fullDisk: LifecycleLogError?
+            if s.waitingForAccess, s.fd < 0 {
+                try Self.openAfterAccess(&s, base: path)
+                startLength = s.length
+            }
             while index < events.count {
                 if s.fd < 0 {
                     attempts += 1
@@ -187,6 +222,38 @@ public final class SpoolSink: RecordingSink {
     static func isOutOfSpace(_ error: LifecycleLogError) -> Bool {
         guard let code = error.lmdbStatus else { return false }
         return code == ENOSPC || code == EDQUOT || code == EFBIG
+    }
+
+    /// Whether `error` is a refused permission (`EPERM`, `EACCES`): what data protection gives before
+    /// the first unlock.
+    private static func isAccessDenied(_ error: LifecycleLogError) -> Bool {
+        error.lmdbStatus == EPERM || error.lmdbStatus == EACCES
+    }
+
+    /// Tries the spool again after it was refused for permission. Still refused: throws, and the
+    /// recorder keeps the events. Opened: a spool that held events gets a new file beside it for
+    /// this run (the recorder's times started from 0, not from the spool's last `t`); an empty or
+    /// new one is used.
+    private static func openAfterAccess(_ s: inout State, base: String) throws {
+        switch open(existing: base) {
+        case .failure(let error) where isAccessDenied(error):
+            throw LifecycleLogError(.io, "the spool still cannot be opened (\(error.message)); the events wait in memory (data protection before the first unlock?)", path: base)
+        case .failure(let error):
+            s.waitingForAccess = false
+            s.warning = error
+            moveToNewFile(&s, base: base)
+        case .success(let opened):
+            s.waitingForAccess = false
+            s.warning = nil
+            if opened.lastTime > 0 || opened.length > header.utf8.count {
+                _ = systemClose(opened.fd)
+                moveToNewFile(&s, base: base)
+            } else {
+                s.fd = opened.fd
+                s.length = opened.length
+                s.needsHeader = opened.needsHeader
+            }
+        }
     }
 
     /// Closes the file after an error that makes it unusable; the next write moves to a new file.
