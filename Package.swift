@@ -8,6 +8,16 @@ let asOnApplePlatforms = Context.environment["LIFECYCLELOG_AS_ON_APPLE_PLATFORMS
 // where liblmdb does not exist: the package is then its app-facing targets and their tests only.
 let appOnly = Context.environment["LIFECYCLELOG_APP_ONLY"] == "1"
 
+// The privacy manifests of the targets an app links (issue 21: 9) are resources where apps are built
+// (Xcode on a Mac); elsewhere a resource would cost the target a Foundation-based bundle accessor.
+#if os(macOS)
+let privacyManifest: [Resource] = [.copy("PrivacyInfo.xcprivacy")]
+let privacyManifestElsewhere: [String] = []
+#else
+let privacyManifest: [Resource] = []
+let privacyManifestElsewhere = ["PrivacyInfo.xcprivacy"]
+#endif
+
 let package = Package(
     name: "LifecycleLog",
     // The recorder runs inside apps: ContinuousClock, SwiftUI's openWindow and
@@ -55,7 +65,9 @@ let package = Package(
             dependencies: ["CLMDB"]
         ),
         .target(
-            name: "LifecycleLogRecorder"
+            name: "LifecycleLogRecorder",
+            exclude: privacyManifestElsewhere,
+            resources: privacyManifest
         ),
         .target(
             name: "LifecycleLogSwiftUI",
@@ -69,7 +81,8 @@ let package = Package(
             name: "LifecycleLogRules",
             dependencies: ["LifecycleLogRecorder"],
             // The catalogue's one list, from which scripts/generate-catalogue writes Swift.
-            exclude: ["Rules/catalogue.list"]
+            exclude: ["Rules/catalogue.list"] + privacyManifestElsewhere,
+            resources: privacyManifest
         ),
         .target(
             name: "LifecycleLogLive",
