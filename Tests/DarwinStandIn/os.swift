@@ -38,3 +38,28 @@ public struct OSLogPrivacy: Sendable {
     /// https://developer.apple.com/documentation/os/oslogprivacy/auto
     public static let auto = OSLogPrivacy()
 }
+
+/// https://developer.apple.com/documentation/os/ossignposter
+/// `struct OSSignposter` (iOS 15, macOS 12, tvOS 15, watchOS 8, visionOS 1)
+public struct OSSignposter: @unchecked Sendable {
+    /// https://developer.apple.com/documentation/os/ossignposter/init(subsystem:category:)
+    public init(subsystem: String, category: String) {}
+    /// https://developer.apple.com/documentation/os/ossignposter/makesignpostid()
+    public func makeSignpostID() -> OSSignpostID { OSSignpostID() }
+    /// https://developer.apple.com/documentation/os/ossignposter/begininterval(_:id:_:)
+    /// `func beginInterval(_ name: StaticString, id: OSSignpostID = .exclusive, _ message: OSLogMessage) -> OSSignpostIntervalState`
+    public func beginInterval(_ name: StaticString, id: OSSignpostID = .exclusive, _ message: OSLogMessage) -> OSSignpostIntervalState { OSSignpostIntervalState() }
+    /// https://developer.apple.com/documentation/os/ossignposter/endinterval(_:_:)
+    /// `func endInterval(_ name: StaticString, _ state: OSSignpostIntervalState)`
+    public func endInterval(_ name: StaticString, _ state: OSSignpostIntervalState) {}
+}
+
+/// https://developer.apple.com/documentation/os/ossignpostid
+public struct OSSignpostID: Sendable {
+    /// https://developer.apple.com/documentation/os/ossignpostid/exclusive
+    public static let exclusive = OSSignpostID()
+}
+
+/// https://developer.apple.com/documentation/os/ossignpostintervalstate
+/// `class OSSignpostIntervalState`
+public final class OSSignpostIntervalState: @unchecked Sendable {}

@@ -302,6 +302,14 @@ public final class LifecycleRecorder: Sendable {
         misuseReporter.withLock { $0 = report }
     }
 
+    /// Sets where the recorder reports what it does not throw (a sink that failed, a collector out
+    /// of reach, a spool moved to a new file, a misuse of its API), instead of the unified log;
+    /// `nil` goes back to the unified log. `LifecycleLogLive`'s `LifecycleRecorder.log(to:)` sets a
+    /// swift-log `Logger`. ``lastError`` says the same either way.
+    public static func onReport(_ report: (@Sendable (LifecycleLogError) -> Void)?) {
+        RecorderLog.handler.withLock { $0 = report }
+    }
+
     /// Whether `kind` means the app is about to be suspended or to end.
     @inline(__always)
     private static func isUrgent(_ kind: borrowing Event.Kind) -> Bool {

@@ -21,6 +21,8 @@ public final class SceneRecorder: Sendable {
     private let instances = Locked<UInt64>(0)
     private let makeWindowID: @Sendable () -> WindowID
     private static let registry = Locked<[ObjectIdentifier: SceneRecorder]>([:])
+    /// Called with each event the scene recorder records, at the callback that caused it.
+    private let observers = Locked<[@Sendable (Event.Kind) -> Void]>([])
 
     /// A scene recorder that records into `recorder`.
     ///
@@ -71,8 +73,22 @@ public final class SceneRecorder: Sendable {
     /// tracker's lock so that events keep the callbacks' order.
     func apply(_ decide: (inout WindowTracker) -> [Event.Kind]) {
         state.withLock { tracker in
-            for kind in decide(&tracker) { recorder.record(kind) }
+            let kinds = decide(&tracker)
+            guard !kinds.isEmpty else { return }
+            let observers = observers.withLock { $0 }
+            for kind in kinds {
+                for observer in observers { observer(kind) }
+                recorder.record(kind)
+            }
         }
+    }
+
+    /// Calls `observer` with each event this scene recorder records from now on, on the thread of
+    /// the callback that caused it and in order (under the tracker's lock: keep it short).
+    /// `LifecycleLogLive`'s signposts use it, so that a phase's interval starts when SwiftUI said so,
+    /// not when its batch is committed.
+    public func observe(_ observer: @escaping @Sendable (Event.Kind) -> Void) {
+        observers.withLock { $0.append(observer) }
     }
 
     /// The app-level `scenePhase` (read in the `App`) is `phase`; only a
@@ -109,10 +125,12 @@ public final class SceneRecorder: Sendable {
                        build: String? = nil, debugger: Bool? = nil, harness: String? = nil, activation: ActivationPolicy? = nil) {
         state.withLock { tracker in
             tracker.reset()
-            recorder.launch(platform: platform, scenes: scenes, reason: conditions.reason, app: app, os: os, build: build,
-                            debugger: debugger, harness: harness, activation: activation)
-            if let phase = conditions.initialAppPhase {
-                for kind in tracker.appPhase(phase) { recorder.record(kind) }
+            let launch = Event.Kind.launch(Event.Launch(platform: platform, scenes: scenes, reason: conditions.reason, app: app, os: os, build: build,
+                                                        debugger: debugger, harness: harness, activation: activation))
+            let observers = observers.withLock { $0 }
+            for kind in [launch] + (conditions.initialAppPhase.map { tracker.appPhase($0) } ?? []) {
+                for observer in observers { observer(kind) }
+                recorder.record(kind)
             }
         }
     }
