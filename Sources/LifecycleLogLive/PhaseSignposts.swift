@@ -7,7 +7,7 @@ import os
 /// and per app-level phase (subsystem `LifecycleLog`, category `phases`; each interval named by its
 /// phase, its message the window id or `app`), so that a recorded session lines up with Instruments'
 /// timeline (the os_signpost instrument, Points of Interest). Which intervals begin and end is
-/// ``PhaseIntervals``'s decision; they begin when SwiftUI's callback runs, not when the batch is
+/// `PhaseIntervals`'s decision; they begin when SwiftUI's callback runs, not when the batch is
 /// committed. Elsewhere than on Apple platforms it decides and draws nothing.
 ///
 /// ```swift
