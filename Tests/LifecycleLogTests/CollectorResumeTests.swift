@@ -206,6 +206,24 @@ final class CollectorResumeTests: XCTestCase {
         bare.close()
     }
 
+    /// A batch larger than the whole backlog (a recorder that held events through an outage, or a
+    /// flood faster than the network) goes to a running collector in parts, as room comes with its
+    /// acknowledgements: whole, in order, and the sink keeps streaming.
+    func testABatchLargerThanTheBacklogReachesARunningCollectorInParts() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("c.lmdb")
+        let running = try RunningCollector(path: path)
+        let sink = Self.sink(running.port, maxBacklogBytes: 2_000)
+        try sink.write(marks(0..<1, prefix: "m"))  // connected
+        waitForAcknowledgement(sink, of: 1)
+        try sink.write(marks(1..<200, prefix: "m"))  // about 25 KB: twelve times the backlog
+        waitForAcknowledgement(sink, of: 200)
+        XCTAssertNil(sink.takeWarning().flatMap { $0.message.contains("stopped streaming") ? $0 : nil }, "still streaming")
+        sink.close()
+        try running.stop()
+        XCTAssertEqual(labels(try storedEvents(path)), (0..<200).map { "m:\($0)" })
+    }
+
     // MARK: Item 8: the caller's thread never waits on the network
 
     /// A collector that accepts the connection and never answers (a hung Mac, a firewall that drops

@@ -148,23 +148,75 @@ public final class CollectorSink: RecordingSink {
     ///   backlog has no room and there is no fallback (or the fallback failed).
     public func write(_ events: [Event]) throws {
         guard !events.isEmpty else { return }
-        let admitted = try core.state.withLock { s -> (stamped: [Event], last: Int, waiter: DispatchSemaphore?)? in
+        // A batch larger than the backlog's room goes in as parts, each when there is room for it.
+        var roomDeadline: ContinuousClock.Instant?
+        var taken: [Event] = []  // stamped, in the backlog
+        var last = 0
+        var waiter: DispatchSemaphore?
+        var rest = events[...]
+        while !rest.isEmpty {
+            switch try admit(rest, waitingForRoomUntil: &roomDeadline) {
+            case .admitted(let stamped, let upTo, let ackWaiter):
+                taken += stamped
+                last = upTo
+                waiter = ackWaiter
+                rest = rest.dropFirst(stamped.count)
+                roomDeadline = nil
+                core.start()
+                core.wake.signal()
+            case .waitForRoom(let room):
+                core.start()
+                core.wake.signal()
+                // Woken by an acknowledgement: progress, so the next wait gets a whole timeout again.
+                if room.wait(timeout: .now() + ((roomDeadline ?? .now) - .now).dispatchInterval) == .success, core.isConnected { roomDeadline = nil }
+            case .fallbackOnly:
+                // The streaming ended: what this batch put in the backlog goes to the fallback with the rest.
+                if !taken.isEmpty, let fallback { try fallback.write(taken) }
+                try writeToFallbackOnly(Array(rest))
+                return
+            }
+        }
+        if let waiter { _ = waiter.wait(timeout: .now() + acknowledgementWait.dispatchInterval) }
+        try afterAdmission((taken, last, waiter))
+    }
+
+    /// What ``write(_:)`` does with a batch.
+    private enum Admission {
+        /// The first events of the batch (all that fit) are in the backlog, numbered up to `last`;
+        /// wait on `waiter` for the acknowledgement.
+        case admitted(stamped: [Event], last: Int, waiter: DispatchSemaphore?)
+        /// The backlog is full while the collector keeps acknowledging: wait for room.
+        case waitForRoom(DispatchSemaphore)
+        /// The sink stopped streaming: only the fallback.
+        case fallbackOnly
+    }
+
+    /// Takes the batch into the backlog, or says to wait for room, or gives the streaming up.
+    ///
+    /// A full backlog while the collector is connected and acknowledging (a flood faster than the
+    /// network) holds the write until there is room, as long as the collector makes progress (at
+    /// most its acknowledgement timeout without any): the recorder's own bound then applies. A full
+    /// backlog while the collector is unreachable ends the streaming for the session.
+    private func admit(_ events: ArraySlice<Event>, waitingForRoomUntil roomDeadline: inout ContinuousClock.Instant?) throws -> Admission {
+        try core.state.withLock { s -> Admission in
             guard !s.closed else {
                 throw LifecycleLogError(.invalidArgument, "the collector sink is closed; create a new one to record again", path: destination)
             }
-            let stamped = stamped(events, from: s.delivered)
             if !s.gaveUp {
+                // The events that fit in the backlog's room, from the first; each encoded once.
                 var lines: [[UInt8]] = []
-                lines.reserveCapacity(stamped.count)
                 var bytes = 0
-                for event in stamped {
+                let candidates = stamped(Array(events.prefix(1024)), from: s.delivered)
+                for event in candidates {
                     var line: [UInt8] = []
                     JSONWriter.writeObject(event.jsonMembers, into: &line)
                     line.append(0x0A)
+                    if s.backlogBytes + bytes + line.count > maxBacklogBytes { break }
                     bytes += line.count
                     lines.append(line)
                 }
-                if s.backlogBytes + bytes <= maxBacklogBytes {
+                if !lines.isEmpty {
+                    let stamped = Array(candidates.prefix(lines.count))
                     for (i, line) in lines.enumerated() { s.backlog.append(Core.Outgoing(n: s.delivered + i + 1, line: line)) }
                     s.backlogBytes += bytes
                     s.delivered += stamped.count
@@ -172,9 +224,17 @@ public final class CollectorSink: RecordingSink {
                     s.newestTimeGiven = .now
                     // No wait while the collector is known to be unreachable: the batch goes to the fallback at once.
                     let reachable = s.connected || s.failure == nil
-                    let waiter = acknowledgementWait > .zero && reachable ? DispatchSemaphore(value: 0) : nil
+                    let waiter = acknowledgementWait > .zero && reachable && stamped.count == events.count ? DispatchSemaphore(value: 0) : nil
                     if let waiter { s.waiters.append((s.delivered, waiter)) }
-                    return (stamped, s.delivered, waiter)
+                    return .admitted(stamped: stamped, last: s.delivered, waiter: waiter)
+                }
+                let deadline = roomDeadline ?? .now + core.ackTimeout
+                if s.connected, !s.backlog.isEmpty, ContinuousClock.now < deadline {
+                    // A flood faster than the collector: room comes as it acknowledges.
+                    roomDeadline = deadline
+                    let room = DispatchSemaphore(value: 0)
+                    s.roomWaiters.append(room)
+                    return .waitForRoom(room)
                 }
                 // The collector would get a gap: it gets nothing more of this session.
                 s.gaveUp = true
@@ -185,15 +245,12 @@ public final class CollectorSink: RecordingSink {
                     path: destination)
                 RecorderLog.report(s.warning!)  // `!`: set just above
             }
-            return nil
+            return .fallbackOnly
         }
-        guard let admitted else {
-            try writeToFallbackOnly(events)
-            return
-        }
-        core.start()
-        core.wake.signal()
-        if let waiter = admitted.waiter { _ = waiter.wait(timeout: .now() + acknowledgementWait.dispatchInterval) }
+    }
+
+    /// After the wait for the acknowledgement: a batch not acknowledged goes to the fallback too.
+    private func afterAdmission(_ admitted: (stamped: [Event], last: Int, waiter: DispatchSemaphore?)) throws {
         // Not acknowledged yet: the batch goes to the device's disk as well, while the sink's thread keeps sending it.
         let (acknowledged, reason) = core.state.withLock { s in
             s.waiters.removeAll { $0.n == admitted.last }
@@ -302,6 +359,8 @@ extension CollectorSink {
             var newestTimeGiven: ContinuousClock.Instant = .now
             /// Writes waiting for an acknowledgement of every event up to `n`.
             var waiters: [(n: Int, semaphore: DispatchSemaphore)] = []
+            /// Writes waiting for room in a full backlog.
+            var roomWaiters: [DispatchSemaphore] = []
             var connected = false
             var closed = false
             /// Set by `close()` once it stopped waiting: the thread drops its connection and ends.
@@ -336,6 +395,7 @@ extension CollectorSink {
 
         var destination: String { "\(host):\(port)" }
         var isStarted: Bool { started.withLock { $0 } }
+        var isConnected: Bool { state.withLock { $0.connected } }
 
         /// Starts the thread once.
         func start() {
@@ -372,6 +432,8 @@ extension CollectorSink {
                     waiter.semaphore.signal()
                     return true
                 }
+                for room in s.roomWaiters { room.signal() }
+                s.roomWaiters.removeAll()
             }
         }
     }
@@ -445,6 +507,8 @@ extension CollectorSink {
                 // The writes waiting for an acknowledgement stop waiting: their batches go to the fallback now.
                 for waiter in s.waiters { waiter.semaphore.signal() }
                 s.waiters.removeAll()
+                for room in s.roomWaiters { room.signal() }
+                s.roomWaiters.removeAll()
             }
         }
 
