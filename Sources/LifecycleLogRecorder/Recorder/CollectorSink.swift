@@ -38,7 +38,12 @@ import Dispatch
 /// write, with the collector unreachable (BENCHMARKS.md measures it).
 ///
 /// Without a fallback, unacknowledged events wait only in the backlog (in
-/// memory), and ``write(_:)`` throws once the backlog is full.
+/// memory), and ``write(_:)`` throws once the backlog is full and the collector
+/// is unreachable. A full backlog while the collector is connected and
+/// acknowledging (a flood faster than the network) is the one case where a
+/// write waits longer: for room, as long as the collector makes progress (at
+/// most the acknowledgement timeout without any); a batch larger than the
+/// backlog goes in as parts.
 ///
 /// Events the collector rejects as malformed (it names their line) are
 /// reported to the unified log and count as handled; the recorder never
