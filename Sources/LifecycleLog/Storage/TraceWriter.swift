@@ -76,7 +76,10 @@ public final class TraceWriter {
                     // The last page and transaction must be those of the snapshot checked: another
                     // writer may commit between reading them and starting the read transaction
                     // (issue 22: a writer starting beside others took an intact trace for damaged).
+                    // Bounded in time, not in tries: on a starved machine other writers can commit in the
+                    // window between two reads a thousand times in a row (a flaky test under load).
                     var attempts = 0
+                    let deadline = ContinuousClock.now + .seconds(10)
                     while true {
                         let last = environment.lastCommit
                         let checked = try environment.read { txn -> Bool in
@@ -86,10 +89,11 @@ public final class TraceWriter {
                         }
                         if checked { break }
                         attempts += 1
-                        if attempts == 1_000 {
-                            throw LifecycleLogError(.storage, "other writers committed throughout the open check (1,000 tries); open it again", path: path)
+                        if ContinuousClock.now >= deadline {
+                            throw LifecycleLogError(.storage, "other writers committed throughout the open check (\(attempts) tries in 10 s); open it again", path: path)
                         }
-                        sched_yield()
+                        // Yield at first; then sleep a little, so that the writers' commits leave a window.
+                        if attempts < 100 { sched_yield() } else { usleep(UInt32(min(attempts / 100, 10)) * 100) }
                     }
                 }
                 // Cached only after the commit: handles opened in an aborted transaction are gone.
