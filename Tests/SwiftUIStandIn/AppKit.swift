@@ -1,7 +1,7 @@
 // A stand-in for AppKit, so that Linux can type-check the AppKit branch of Sources/LifecycleLogSwiftUI
 // (scripts/check-swiftui-glue). It declares exactly what the glue uses, with the signatures and
 // isolation of Apple's documentation (each `///` names its page). The bodies do nothing.
-import Foundation
+@_exported import Foundation  // as Apple's does
 
 /// https://developer.apple.com/documentation/appkit/nsresponder
 /// `@MainActor class NSResponder : NSObject`
@@ -34,9 +34,15 @@ public typealias NSRect = CGRect
     nonisolated public static let willCloseNotification = NSNotification.Name("NSWindowWillCloseNotification")
 }
 
+/// https://developer.apple.com/documentation/appkit/nsapplicationdelegate
+/// `@MainActor protocol NSApplicationDelegate : NSObjectProtocol` (every method optional)
+@MainActor public protocol NSApplicationDelegate: NSObjectProtocol {}
+
 /// https://developer.apple.com/documentation/appkit/nsapplication
 /// `@MainActor class NSApplication : NSResponder`
 @MainActor open class NSApplication: NSResponder {
+    /// https://developer.apple.com/documentation/appkit/nsapplication/shared
+    public class var shared: NSApplication { NSApplication() }
     /// https://developer.apple.com/documentation/appkit/nsapplication/didbecomeactivenotification
     nonisolated public static let didBecomeActiveNotification = NSNotification.Name("NSApplicationDidBecomeActiveNotification")
     /// https://developer.apple.com/documentation/appkit/nsapplication/willresignactivenotification

@@ -200,6 +200,12 @@ public struct SceneStorage<Value>: DynamicProperty {
     /// https://developer.apple.com/documentation/swiftui/scenestorage/init(_:) (the overload `where Value == String?`)
     /// `init(_ key: String) where Value == String?`
     public init(_ key: String) where Value == String? { initial = nil }
+    /// https://developer.apple.com/documentation/swiftui/scenestorage/init(wrappedvalue:_:) (the `String` overload)
+    /// `init(wrappedValue: Value, _ key: String) where Value == String`
+    public init(wrappedValue: Value, _ key: String) where Value == String { initial = wrappedValue }
+    /// https://developer.apple.com/documentation/swiftui/scenestorage/projectedvalue
+    /// `var projectedValue: Binding<Value> { get }`
+    public var projectedValue: Binding<Value> { Binding(get: { initial }, set: { _ in }) }
     /// https://developer.apple.com/documentation/swiftui/scenestorage/wrappedvalue
     /// `var wrappedValue: Value { get nonmutating set }`
     public var wrappedValue: Value {
@@ -280,4 +286,125 @@ extension NSViewRepresentable {
 
 /// https://developer.apple.com/documentation/swiftui/nsviewrepresentablecontext
 @MainActor @preconcurrency public struct NSViewRepresentableContext<Representable: NSViewRepresentable> {}
+#endif
+
+// What the README's recipes use besides the glue (scripts/check-swiftui-glue type-checks them).
+
+/// https://developer.apple.com/documentation/swiftui/binding
+/// `@frozen @propertyWrapper @dynamicMemberLookup struct Binding<Value>`
+@frozen @propertyWrapper
+public struct Binding<Value> {
+    private let get: () -> Value
+    /// https://developer.apple.com/documentation/swiftui/binding/init(get:set:)-6g3d5
+    public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) { self.get = get }
+    /// https://developer.apple.com/documentation/swiftui/binding/wrappedvalue
+    public var wrappedValue: Value {
+        get { get() }
+        nonmutating set {}
+    }
+    /// https://developer.apple.com/documentation/swiftui/binding/projectedvalue
+    public var projectedValue: Binding<Value> { self }
+    /// https://developer.apple.com/documentation/swiftui/binding/init(projectedvalue:)
+    /// (what lets a closure take `$id` for a `Binding` argument)
+    public init(projectedValue: Binding<Value>) { get = projectedValue.get }
+}
+
+/// https://developer.apple.com/documentation/swiftui/scene
+/// `@MainActor @preconcurrency protocol Scene`
+@MainActor @preconcurrency
+public protocol Scene {
+    associatedtype Body: Scene
+    @SceneBuilder @MainActor @preconcurrency var body: Self.Body { get }
+}
+
+extension Never: Scene {}
+
+/// What the stand-in's scene builder returns; SwiftUI's are its own types.
+public struct _StandInScene: Scene {
+    public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/scenebuilder
+@resultBuilder
+public struct SceneBuilder {
+    /// https://developer.apple.com/documentation/swiftui/scenebuilder/buildblock(_:)
+    public static func buildBlock<Content: Scene>(_ content: Content) -> Content { content }
+    /// https://developer.apple.com/documentation/swiftui/scenebuilder/buildblock(_:_:)
+    public static func buildBlock<C0: Scene, C1: Scene>(_ c0: C0, _ c1: C1) -> some Scene { _StandInScene() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/app
+/// `@MainActor @preconcurrency protocol App`
+@MainActor @preconcurrency
+public protocol App {
+    associatedtype Body: Scene
+    @SceneBuilder @MainActor @preconcurrency var body: Self.Body { get }
+    @MainActor @preconcurrency init()
+}
+
+extension App {
+    /// https://developer.apple.com/documentation/swiftui/app/main()
+    @MainActor @preconcurrency public static func main() {}
+}
+
+/// https://developer.apple.com/documentation/swiftui/windowgroup
+/// `struct WindowGroup<Content> where Content : View`, a `Scene`.
+public struct WindowGroup<Content: View>: Scene {
+    /// https://developer.apple.com/documentation/swiftui/windowgroup/init(id:content:)
+    public init(id: String, @ViewBuilder content: () -> Content) {}
+    /// https://developer.apple.com/documentation/swiftui/windowgroup/init(id:for:content:)
+    /// `init<D, C>(id: String, for type: D.Type, @ViewBuilder content: @escaping (Binding<D?>) -> C) where Content == PresentedWindowContent<D, C>, D : Decodable, D : Encodable, D : Hashable, C : View`
+    public init<D: Codable & Hashable, C: View>(id: String, for type: D.Type, @ViewBuilder content: @escaping (Binding<D?>) -> C) where Content == _StandInView {}
+    public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/texteditor
+public struct TextEditor: View {
+    /// https://developer.apple.com/documentation/swiftui/texteditor/init(text:)
+    public init(text: Binding<String>) {}
+    public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/text
+public struct Text: View {
+    /// https://developer.apple.com/documentation/swiftui/text/init(_:)-9d1g4 (the `StringProtocol` overload)
+    public init<S: StringProtocol>(_ content: S) {}
+    public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/button
+public struct Button<Label: View>: View {
+    public var body: Never { fatalError() }
+}
+
+extension Button where Label == Text {
+    /// https://developer.apple.com/documentation/swiftui/button/init(_:action:)-lpm7 (the `StringProtocol` overload)
+    public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) {}
+}
+
+extension View {
+    /// https://developer.apple.com/documentation/swiftui/view/toolbar(content:)-5w0tj
+    /// `nonisolated func toolbar<Content>(@ViewBuilder content: () -> Content) -> some View where Content : View`
+    nonisolated public func toolbar<Content: View>(@ViewBuilder content: () -> Content) -> some View { _StandInView() }
+}
+
+#if canImport(UIKit)
+/// https://developer.apple.com/documentation/swiftui/uiapplicationdelegateadaptor
+/// `@MainActor @preconcurrency @propertyWrapper struct UIApplicationDelegateAdaptor<DelegateType> where DelegateType : NSObject, DelegateType : UIApplicationDelegate`
+@MainActor @preconcurrency @propertyWrapper
+public struct UIApplicationDelegateAdaptor<DelegateType: NSObject & UIApplicationDelegate>: DynamicProperty {
+    /// https://developer.apple.com/documentation/swiftui/uiapplicationdelegateadaptor/init(_:)-59sfu
+    public init(_ delegateType: DelegateType.Type = DelegateType.self) {}
+    /// https://developer.apple.com/documentation/swiftui/uiapplicationdelegateadaptor/wrappedvalue
+    public var wrappedValue: DelegateType { fatalError() }
+}
+#elseif canImport(AppKit)
+/// https://developer.apple.com/documentation/swiftui/nsapplicationdelegateadaptor
+@MainActor @preconcurrency @propertyWrapper
+public struct NSApplicationDelegateAdaptor<DelegateType: NSObject & NSApplicationDelegate>: DynamicProperty {
+    /// https://developer.apple.com/documentation/swiftui/nsapplicationdelegateadaptor/init(_:)-5s2ex
+    public init(_ delegateType: DelegateType.Type = DelegateType.self) {}
+    /// https://developer.apple.com/documentation/swiftui/nsapplicationdelegateadaptor/wrappedvalue
+    public var wrappedValue: DelegateType { fatalError() }
+}
 #endif

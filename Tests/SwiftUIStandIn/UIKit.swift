@@ -1,7 +1,7 @@
 // A stand-in for UIKit, so that Linux can type-check the UIKit branch of Sources/LifecycleLogSwiftUI
 // (scripts/check-swiftui-glue). It declares exactly what the glue uses, with the signatures and
 // isolation of Apple's documentation (each `///` names its page). The bodies do nothing.
-import Foundation
+@_exported import Foundation  // as Apple's does
 
 /// https://developer.apple.com/documentation/uikit/uiresponder
 /// `@MainActor class UIResponder : NSObject`
@@ -52,9 +52,18 @@ import Foundation
     open var persistentIdentifier: String { "" }
 }
 
+/// https://developer.apple.com/documentation/uikit/uiapplicationdelegate
+/// `@MainActor protocol UIApplicationDelegate : NSObjectProtocol` (every method optional)
+@MainActor public protocol UIApplicationDelegate: NSObjectProtocol {}
+
 /// https://developer.apple.com/documentation/uikit/uiapplication
 /// `@MainActor class UIApplication : UIResponder`
 @MainActor open class UIApplication: UIResponder {
+    /// https://developer.apple.com/documentation/uikit/uiapplication/launchoptionskey
+    public struct LaunchOptionsKey: Hashable, RawRepresentable, Sendable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+    }
     /// https://developer.apple.com/documentation/uikit/uiapplication/state
     /// `enum State : Int, @unchecked Sendable`
     public enum State: Int, @unchecked Sendable {
