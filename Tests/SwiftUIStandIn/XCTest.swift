@@ -65,3 +65,29 @@
     /// `func press(_ button: XCUIDevice.Button)`
     open func press(_ button: XCUIDevice.Button) {}
 }
+
+// What the README's UI-test recipe uses besides the glue (scripts/check-swiftui-glue type-checks it).
+
+/// https://developer.apple.com/documentation/xctest/xctestcase
+/// `class XCTestCase : XCTest`
+open class XCTestCase {
+    public init() {}
+}
+
+/// https://developer.apple.com/documentation/xcuiautomation/xcuielementquery
+/// `@MainActor class XCUIElementQuery`
+@MainActor open class XCUIElementQuery {
+    public init() {}
+    /// https://developer.apple.com/documentation/xcuiautomation/xcuielementquery/firstmatch
+    /// `var firstMatch: XCUIElement { get }`
+    open var firstMatch: XCUIElement { XCUIElement() }
+}
+
+extension XCUIElement {
+    /// https://developer.apple.com/documentation/xcuiautomation/xcuielementtypequeryprovider/textviews
+    /// `var textViews: XCUIElementQuery { get }` (of `XCUIElementTypeQueryProvider`, which `XCUIElement` adopts)
+    public var textViews: XCUIElementQuery { XCUIElementQuery() }
+    /// https://developer.apple.com/documentation/xcuiautomation/xcuielement/typetext(_:)
+    /// `func typeText(_ text: String)`
+    public func typeText(_ text: String) {}
+}
