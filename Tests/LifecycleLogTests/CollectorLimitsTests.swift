@@ -6,33 +6,6 @@ import XCTest
 /// hygiene and its messages: over real sockets on 127.0.0.1 into real LMDB
 /// traces, in process (`TraceCollector`) and as `replay record --listen`.
 final class CollectorLimitsTests: XCTestCase {
-    /// A collector running on a thread of its own until `stop()`.
-    private final class RunningCollector: Sendable {
-        let collector: TraceCollector
-        let log = Locked<[String]>([])
-        private let result = Locked<Result<TraceCollector.Summary, any Error>?>(nil)
-        private let done = DispatchSemaphore(value: 0)
-
-        init(path: String, token: String? = nil, limits: TraceCollector.Limits = .init()) throws {
-            collector = try TraceCollector(trace: path, host: "127.0.0.1", port: 0, token: token, limits: limits)
-            Thread.detachNewThread { [self] in
-                let outcome = Result { try collector.run { message in self.log.withLock { $0.append(message) } } }
-                result.withLock { $0 = outcome }
-                done.signal()
-            }
-        }
-
-        var port: Int { collector.port }
-        var lines: [String] { log.withLock { $0 } }
-
-        @discardableResult
-        func stop() throws -> TraceCollector.Summary {
-            collector.stop()
-            done.wait()
-            return try result.withLock { $0! }.get()  // `!`: set before `done` is signalled
-        }
-    }
-
     /// `replay record --listen 127.0.0.1:0 TRACE` as a child process, its standard error on a pipe.
     private final class CollectorProcess {
         let process = Process()
@@ -81,12 +54,6 @@ final class CollectorLimitsTests: XCTestCase {
             process.waitUntilExit()
             return true
         }
-    }
-
-    private func storedEvents(_ path: String) throws -> [Event] {
-        var events: [Event] = []
-        try Trace(path: path).forEachEvent { _, e in events.append(e) }
-        return events
     }
 
     private static func marks(_ count: Int, from first: Int = 0, prefix: String) -> [Event] {

@@ -6,31 +6,6 @@ import XCTest
 /// once, whatever happened to the connection; and a recorder call never waits on the network.
 /// Real sockets on 127.0.0.1, real LMDB traces.
 final class CollectorResumeTests: XCTestCase {
-    private final class RunningCollector: Sendable {
-        let collector: TraceCollector
-        let log = Locked<[String]>([])
-        private let result = Locked<Result<TraceCollector.Summary, any Error>?>(nil)
-        private let done = DispatchSemaphore(value: 0)
-
-        init(path: String, port: Int = 0) throws {
-            collector = try TraceCollector(trace: path, host: "127.0.0.1", port: port)
-            Thread.detachNewThread { [self] in
-                let outcome = Result { try collector.run { message in self.log.withLock { $0.append(message) } } }
-                result.withLock { $0 = outcome }
-                done.signal()
-            }
-        }
-
-        var port: Int { collector.port }
-
-        @discardableResult
-        func stop() throws -> TraceCollector.Summary {
-            collector.stop()
-            done.wait()
-            return try result.withLock { $0! }.get()  // `!`: set before `done` is signalled
-        }
-    }
-
     /// A port nobody listens on: a collector's, after it stopped.
     private func freePort(_ folder: TemporaryFolder) throws -> Int {
         let gone = try RunningCollector(path: folder.file("gone.lmdb"))
@@ -43,12 +18,6 @@ final class CollectorResumeTests: XCTestCase {
                              maxBacklogBytes: Int = CollectorSink.defaultMaxBacklogBytes) -> CollectorSink {
         CollectorSink(host: "127.0.0.1", port: port, token: nil, process: process, kind: .app, fallback: fallback,
                       retryInterval: .milliseconds(50), ackTimeout: ackTimeout, maxBacklogBytes: maxBacklogBytes)
-    }
-
-    private func storedEvents(_ path: String) throws -> [Event] {
-        var events: [Event] = []
-        try Trace(path: path).forEachEvent { _, e in events.append(e) }
-        return events
     }
 
     private func labels(_ events: [Event]) -> [String] {

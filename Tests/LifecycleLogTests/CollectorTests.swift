@@ -5,38 +5,6 @@ import XCTest
 /// The collector (`TraceCollector`, `replay record --listen`) and `CollectorSink`,
 /// over real sockets on 127.0.0.1 into real LMDB traces.
 final class CollectorTests: XCTestCase {
-    /// A collector running on a thread of its own until `stop()`.
-    private final class RunningCollector: Sendable {
-        let collector: TraceCollector
-        let log = Locked<[String]>([])
-        private let result = Locked<Result<TraceCollector.Summary, any Error>?>(nil)
-        private let done = DispatchSemaphore(value: 0)
-
-        init(path: String, port: Int = 0, token: String? = nil) throws {
-            collector = try TraceCollector(trace: path, host: "127.0.0.1", port: port, token: token)
-            Thread.detachNewThread { [self] in
-                let outcome = Result { try collector.run { message in self.log.withLock { $0.append(message) } } }
-                result.withLock { $0 = outcome }
-                done.signal()
-            }
-        }
-
-        var port: Int { collector.port }
-
-        @discardableResult
-        func stop() throws -> TraceCollector.Summary {
-            collector.stop()
-            done.wait()
-            return try result.withLock { $0! }.get()  // `!`: set before `done` is signalled
-        }
-    }
-
-    private func storedEvents(_ path: String) throws -> [Event] {
-        var events: [Event] = []
-        try Trace(path: path).forEachEvent { _, e in events.append(e) }
-        return events
-    }
-
     private static func marks(_ count: Int, from first: Int = 0, prefix: String, t start: Double = 0) -> [Event] {
         (first..<first + count).map { Event(t: start + Double($0), .mark(label: "\(prefix):\($0)")) }
     }

@@ -123,26 +123,16 @@ final class LiveCheckTests: XCTestCase {
     }
 
     func testTheLoggerReporterLogsAtTheFindingsLevelWithMetadata() throws {
-        final class Handler: LogHandler, @unchecked Sendable {
-            // @unchecked: written only by the test's own synchronous calls.
-            var metadata: Logger.Metadata = [:]
-            var logLevel: Logger.Level = .trace
-            var entries: [(Logger.Level, String, Logger.Metadata)] = []
-            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-                get { metadata[key] }
-                set { metadata[key] = newValue }
-            }
-            func log(event: LogEvent) { entries.append((event.level, "\(event.message)", event.metadata ?? [:])) }
-        }
-        let handler = Handler()
-        let reporter = LoggerReporter(Logger(label: "test") { _ in handler })
+        let handler = CapturingLogHandler()
+        let reporter = LoggerReporter(handler.logger)
         let finding = Finding(rule: .lostUpdate, severity: .error, seq: 8, related: [6], message: "lost")
         reporter.report(finding, message: LiveCheck.message(for: finding, destination: "memory"))
-        XCTAssertEqual(handler.entries.count, 1)
-        XCTAssertEqual(handler.entries[0].0, .error)
-        XCTAssertEqual(handler.entries[0].1, "LifecycleLog: error [lost-update] at event 8 of memory: lost")
-        XCTAssertEqual(handler.entries[0].2["lifecyclelog.rule"], "lost-update")
-        XCTAssertEqual(handler.entries[0].2["lifecyclelog.seq"], "8")
+        let entries = handler.entries.withLock { $0 }
+        XCTAssertEqual(entries.count, 1)
+        XCTAssertEqual(entries[0].level, .error)
+        XCTAssertEqual(entries[0].message, "LifecycleLog: error [lost-update] at event 8 of memory: lost")
+        XCTAssertEqual(entries[0].metadata["lifecyclelog.rule"], "lost-update")
+        XCTAssertEqual(entries[0].metadata["lifecyclelog.seq"], "8")
         XCTAssertEqual(LiveCheck.standardReporters(logger: Logger(label: "x")).count, 2)
     }
 }

@@ -27,20 +27,11 @@ final class MergePlacementTests: XCTestCase {
     func testASpooledBatchTheTraceLacksIsPlacedBetweenItsSinksNeighbours() throws {
         let folder = TemporaryFolder()
         let path = folder.file("c.lmdb")
-        let collector = try TraceCollector(trace: path, host: "127.0.0.1", port: 0)
-        let done = DispatchSemaphore(value: 0)
-        let result = Locked<Result<TraceCollector.Summary, any Error>?>(nil)
-        Thread.detachNewThread {
-            let outcome = Result { try collector.run { _ in } }
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-        try send(collector.port, (1...10).map { event($0, t: $0 * 10) }.joined())
+        let running = try RunningCollector(path: path)
+        try send(running.port, (1...10).map { event($0, t: $0 * 10) }.joined())
         Thread.sleep(forTimeInterval: 0.3)  // the next connection arrives later: the collector moves it on its own offset
-        try send(collector.port, (21...30).map { event($0, t: $0 * 10) }.joined())
-        collector.stop()
-        done.wait()
-        _ = try result.withLock { $0! }.get()  // `!`: set before `done` is signalled
+        try send(running.port, (21...30).map { event($0, t: $0 * 10) }.joined())
+        try running.stop()
 
         let spool = folder.file("spool.jsonl")
         let sink = SpoolSink(path: spool)

@@ -6,20 +6,9 @@ import XCTest
 /// Issue 21, item 10: the app's swift-log `Logger` gets what the recorder reports, and the phase
 /// signposts follow the scene recorder's callbacks.
 final class RecorderLoggingTests: XCTestCase {
-    private final class Handler: LogHandler, @unchecked Sendable {
-        let lines = Locked<[(Logger.Level, String, Logger.Metadata?)]>([])
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) { lines.withLock { $0.append((event.level, "\(event.message)", event.metadata)) } }
-    }
-
     func testFailuresAndMisusesGoToTheAppsLoggerWithTheirPath() throws {
-        let handler = Handler()
-        LifecycleRecorder.log(to: Logger(label: "test") { _ in handler })
+        let handler = CapturingLogHandler()
+        LifecycleRecorder.log(to: handler.logger)
         defer {
             LifecycleRecorder.onReport(nil)
             LifecycleRecorder.onMisuse(nil)
@@ -31,9 +20,9 @@ final class RecorderLoggingTests: XCTestCase {
         recorder.write(key: "draft", scope: .scene)  // a scene key without its window: a misuse
         recorder.mark("m")
         XCTAssertThrowsError(try recorder.flush())
-        let lines = handler.lines.withLock { $0 }
-        XCTAssertTrue(lines.contains { $0.0 == .warning && $0.1.contains("write event was not recorded") }, "\(lines.map(\.1))")
-        XCTAssertTrue(lines.contains { $0.0 == .error && $0.2?["path"] != nil }, "\(lines.map(\.1))")
+        let lines = handler.entries.withLock { $0 }
+        XCTAssertTrue(lines.contains { $0.level == .warning && $0.message.contains("write event was not recorded") }, "\(lines.map(\.message))")
+        XCTAssertTrue(lines.contains { $0.level == .error && $0.metadata["path"] != nil }, "\(lines.map(\.message))")
     }
 
     func testPhaseSignpostsFollowTheSceneRecordersCallbacks() {

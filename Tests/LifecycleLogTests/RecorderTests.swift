@@ -3,12 +3,6 @@ import XCTest
 @testable import LifecycleLog
 
 final class RecorderTests: XCTestCase {
-    private func storedEvents(_ path: String) throws -> [Event] {
-        var events: [Event] = []
-        try Trace(path: path).forEachEvent { _, e in events.append(e) }
-        return events
-    }
-
     /// A clock a test moves by hand.
     private final class ManualClock: Sendable {
         let now = Locked<Double>(0)
