@@ -7,19 +7,18 @@ import SwiftUI
 // delegate adaptor) and what state the application is in (its notifications). The decisions live
 // in LaunchConditions, ApplicationNotification and SceneRecorder, tested on every platform.
 
-/// The observations of the application's notifications, kept for the life of the process.
-private let applicationObservations = LockedObservations()
+/// The observations of the application's notifications, kept for the life of the process
+/// (replaced by a new `recordLaunch`).
+private let applicationObservations = Locked<[LifecycleLogObservation]>([])
 
-/// A list of observations guarded by a lock: filled once, from the main thread, kept for ever.
-private final class LockedObservations: @unchecked Sendable {
-    // @unchecked Sendable: `list` is reached only under `lock`.
-    private let lock = NSLock()
-    private var list: [LifecycleLogObservation] = []
-
-    func replace(with observations: [LifecycleLogObservation]) {
-        lock.lock()
-        defer { lock.unlock() }
-        list = observations
+extension SceneRecorder {
+    /// Records each of `notifications` of `application` as what it means (``application(_:)``),
+    /// from now on, instead of what an earlier launch observed.
+    fileprivate func observe(_ notifications: [(Notification.Name, ApplicationNotification)], of application: AnyObject) {
+        let observations = notifications.map { name, meaning in
+            LifecycleLogObservation(name, object: application) { [self] in self.application(meaning) }
+        }
+        applicationObservations.withLock { $0 = observations }
     }
 }
 
@@ -69,9 +68,7 @@ extension SceneRecorder {
             (UIApplication.willEnterForegroundNotification, .willEnterForeground),
             (UIApplication.willTerminateNotification, .willTerminate),
         ]
-        applicationObservations.replace(with: notifications.map { name, meaning in
-            LifecycleLogObservation(name, object: application) { [self] in self.application(meaning) }
-        })
+        observe(notifications, of: application)
     }
 
     /// `application(_:didDiscardSceneSessions:)`: records the `dismiss` (`discarded`) of the
@@ -105,9 +102,7 @@ extension SceneRecorder {
             (NSApplication.willResignActiveNotification, .willResignActive),
             (NSApplication.willTerminateNotification, .willTerminate),
         ]
-        applicationObservations.replace(with: notifications.map { name, meaning in
-            LifecycleLogObservation(name, object: application) { [self] in self.application(meaning) }
-        })
+        observe(notifications, of: application)
     }
 }
 #endif

@@ -248,7 +248,7 @@ public final class TraceCollector: @unchecked Sendable {
             baseTime = collector.writer.lastTime
             lastTime = collector.writer.lastTime
             started = clock()
-            nextStatus = started + (limits.statusInterval.map(Self.milliseconds) ?? 0)
+            nextStatus = started + (limits.statusInterval?.milliseconds ?? 0)
         }
 
         /// Milliseconds on the trace's timeline now.
@@ -257,9 +257,6 @@ public final class TraceCollector: @unchecked Sendable {
         /// Milliseconds on the collector's own clock now (for deadlines).
         var monotonic: Double { clock() }
 
-        static func milliseconds(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-        }
 
         /// Logs `message` with every character a terminal could act on made visible (client text is in it).
         func log(_ message: String) {
@@ -317,7 +314,7 @@ public final class TraceCollector: @unchecked Sendable {
         func timeout(accepting: Bool) -> Int32 {
             var next: Double?
             if let oldest = connections.first(where: { $0.handshake == nil && !$0.closing }) {
-                next = oldest.accepted + Self.milliseconds(limits.handshakeTimeout)
+                next = oldest.accepted + limits.handshakeTimeout.milliseconds
             }
             if limits.statusInterval != nil, !lastStatus.isEmpty || connections.contains(where: { $0.handshake != nil }) {
                 next = min(next ?? nextStatus, nextStatus)
@@ -451,7 +448,7 @@ public final class TraceCollector: @unchecked Sendable {
 
         /// Closes the connections whose handshake is overdue.
         mutating func expireHandshakes() {
-            let deadline = monotonic - Self.milliseconds(limits.handshakeTimeout)
+            let deadline = monotonic - limits.handshakeTimeout.milliseconds
             for index in connections.indices where connections[index].handshake == nil && !connections[index].closing {
                 guard connections[index].accepted <= deadline else { break }  // in order of acceptance
                 release(index)
@@ -703,7 +700,7 @@ public final class TraceCollector: @unchecked Sendable {
         /// Logs a `status:` line when it is due and the counts changed.
         mutating func reportStatus() {
             guard let interval = limits.statusInterval, monotonic >= nextStatus else { return }
-            nextStatus = monotonic + Self.milliseconds(interval)
+            nextStatus = monotonic + interval.milliseconds
             let open = connections.filter { $0.handshake != nil && !$0.closing }.count
             guard open > 0 || !lastStatus.isEmpty else { return }
             var text = "status: \(plural(open, "connection")), \(plural(summary.accepted, "event")) stored (last seq \(collector.writer.lastSeq))"

@@ -471,10 +471,10 @@ extension CollectorSink {
 
         mutating func run() {
             while true {
-                let (closed, abandoned, pending, acknowledged) = core.state.withLock { s in
-                    (s.closed, s.abandoned, s.backlog.last?.n ?? s.acknowledged, s.acknowledged)
+                let (closed, abandoned, gaveUp, pending, acknowledged) = core.state.withLock { s in
+                    (s.closed, s.abandoned, s.gaveUp, s.backlog.last?.n ?? s.acknowledged, s.acknowledged)
                 }
-                if abandoned || (closed && pending <= acknowledged) || core.state.withLock({ $0.gaveUp }) { return }
+                if abandoned || gaveUp || (closed && pending <= acknowledged) { return }
                 if connection == nil {
                     guard pending > acknowledged else {
                         _ = core.wake.wait(timeout: .distantFuture)
@@ -524,7 +524,7 @@ extension CollectorSink {
             let fd = try SocketIO.connect(host: core.host, port: core.port, until: deadline)
             do {
                 var members = core.handshake
-                let now = core.state.withLock { s in s.newestTime + Self.milliseconds(.now - s.newestTimeGiven) }
+                let now = core.state.withLock { s in s.newestTime + (.now - s.newestTimeGiven).milliseconds }
                 members.append(JSONMember("now", .number(JSONWriter.number(now.rounded()))))
                 var line: [UInt8] = []
                 JSONWriter.writeObject(members, into: &line)
@@ -650,14 +650,15 @@ extension CollectorSink {
             }
             throw LifecycleLogError(.io, "the collector sent a line this version does not understand; update LifecycleLog on both sides", path: core.destination)
         }
-
-        static func milliseconds(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-        }
     }
 }
 
 extension Duration {
+    /// The span in milliseconds, fractions kept (the unit of the trace's `t`).
+    package var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
+
     /// The same span for Dispatch (at least 1 µs, at most a day).
     var dispatchInterval: DispatchTimeInterval {
         let microseconds = components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000

@@ -123,15 +123,11 @@ public final class SceneRecorder: Sendable {
     ///   - activation: the macOS activation policy.
     public func launch(platform: Platform, scenes: [SceneDeclaration], conditions: LaunchConditions, app: String? = nil, os: String? = nil,
                        build: String? = nil, debugger: Bool? = nil, harness: String? = nil, activation: ActivationPolicy? = nil) {
-        state.withLock { tracker in
+        apply { tracker in
             tracker.reset()
             let launch = Event.Kind.launch(Event.Launch(platform: platform, scenes: scenes, reason: conditions.reason, app: app, os: os, build: build,
                                                         debugger: debugger, harness: harness, activation: activation))
-            let observers = observers.withLock { $0 }
-            for kind in [launch] + (conditions.initialAppPhase.map { tracker.appPhase($0) } ?? []) {
-                for observer in observers { observer(kind) }
-                recorder.record(kind)
-            }
+            return [launch] + (conditions.initialAppPhase.map { tracker.appPhase($0) } ?? [])
         }
     }
 
