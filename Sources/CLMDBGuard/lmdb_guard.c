@@ -22,13 +22,32 @@
 #include <string.h>
 
 // initial-exec: a plain thread-pointer load, not a call to __tls_get_addr per guarded call.
-static __thread sigjmp_buf *guard_target __attribute__((tls_model("initial-exec")));
+// volatile, and set and cleared only by arm() and disarm(): the only reader is the signal
+// handler, which the optimiser does not see, so a plain store followed by a memcpy (which it
+// knows cannot read this variable) and a store of NULL is dead to it, and -O removes it (issue
+// 28: the release build copied with no guard). scripts/check-guard proves it on the object the
+// release build links.
+static __thread sigjmp_buf *volatile guard_target __attribute__((tls_model("initial-exec")));
 /// Why the last guarded call on this thread was left: LMDB_GUARD_DAMAGED (a
 /// fault) or LMDB_GUARD_ASSERTION, with liblmdb's message in `assertion`.
-static __thread int guard_reason __attribute__((tls_model("initial-exec")));
+/// volatile: written by the handler, read after the jump.
+static __thread volatile int guard_reason __attribute__((tls_model("initial-exec")));
 static __thread char assertion[320] __attribute__((tls_model("initial-exec")));
 static struct sigaction previous_segv, previous_bus;
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
+
+/// Points the handler at `target`. The signal fence keeps every access to the map that
+/// follows (a memcpy included) after the store, as the handler on this thread sees it.
+static inline __attribute__((always_inline)) void arm(sigjmp_buf *target) {
+    guard_target = target;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/// Ends a guarded stretch: every access to the map before it stays before it.
+static inline __attribute__((always_inline)) void disarm(void) {
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    guard_target = NULL;
+}
 
 static void pass_on(int sig, siginfo_t *info, void *context) {
     struct sigaction *previous = sig == SIGSEGV ? &previous_segv : &previous_bus;
@@ -110,15 +129,15 @@ static void recovered(void) {
     pthread_once(&install_once, install);                   \
     sigjmp_buf target;                                      \
     if (sigsetjmp(target, 0) != 0) {                        \
-        guard_target = NULL;                                \
+        disarm();                                           \
         recovered();                                        \
         return guard_reason;                                \
     }                                                       \
-    guard_target = &target;                                 \
+    arm(&target);                                           \
     int rc = (call);                                        \
     /* the check touches returned pages: still guarded */   \
     if (rc == MDB_SUCCESS && !(check)) rc = LMDB_GUARD_DAMAGED; \
-    guard_target = NULL;                                    \
+    disarm();                                               \
     return rc;
 
 int lmdb_guard_cursor_get(MDB_cursor *cursor, MDB_val *key, MDB_val *value, MDB_cursor_op op) {
@@ -160,11 +179,11 @@ int lmdb_guard_copy_batch(MDB_val *keys, MDB_val *values, int count, unsigned ch
     pthread_once(&install_once, install);
     sigjmp_buf target;
     if (sigsetjmp(target, 0) != 0) {
-        guard_target = NULL;
+        disarm();
         recovered();
         return guard_reason;
     }
-    guard_target = &target;
+    arm(&target);
     size_t at = 0;
     for (int i = 0; i < count; i++) {
         if (keys[i].mv_size) memcpy(arena + at, keys[i].mv_data, keys[i].mv_size);
@@ -174,7 +193,7 @@ int lmdb_guard_copy_batch(MDB_val *keys, MDB_val *values, int count, unsigned ch
         values[i].mv_data = arena + at;
         at += values[i].mv_size;
     }
-    guard_target = NULL;
+    disarm();
     return MDB_SUCCESS;
 }
 
@@ -185,12 +204,12 @@ int lmdb_guard_cursor_batch(MDB_cursor *cursor, MDB_cursor_op first, MDB_val *ke
     volatile int done = 0;
     sigjmp_buf target;
     if (sigsetjmp(target, 0) != 0) {
-        guard_target = NULL;
+        disarm();
         recovered();
         *count = done;
         return guard_reason;
     }
-    guard_target = &target;
+    arm(&target);
     int rc = MDB_SUCCESS;
     MDB_cursor_op op = first;
     while (done < capacity) {
@@ -209,7 +228,7 @@ int lmdb_guard_cursor_batch(MDB_cursor *cursor, MDB_cursor_op first, MDB_val *ke
         op = MDB_NEXT;
         if (done < capacity) keys[done] = keys[done - 1];
     }
-    guard_target = NULL;
+    disarm();
     *count = done;
     return rc;
 }
