@@ -14,14 +14,37 @@ package struct GroupKeys: Sendable {
         var instance: Int
     }
 
-    /// One key: its version, its saved version, and the latest write of each writer.
+    /// One key: its version, its saved version, and its two latest writes by different writers
+    /// (all `lost-update` needs: versions only grow, so the other writer whose write made the
+    /// highest version is the latest writer, or else the one before it). Constant size, whatever
+    /// the number of writers that ever wrote it (issue 28: a table of every writer made each
+    /// write scan every process that wrote the key before).
     struct Key: Sendable {
         var version: UInt64 = 0
         /// The version the last save covering it saved (a `save` of any process covers it).
         var saved: UInt64 = 0
         var isDirty: Bool { version > saved }
-        /// Each writer's latest write: the version it made, at which seq.
-        var writes: [Writer: (version: UInt64, seq: UInt64)] = [:]
+        /// The latest write (it made ``version``), and the latest write by another writer than its.
+        var latest: Write?
+        var latestByAnother: Write?
+        /// The ``GroupKeys/epoch`` of its last write and of its last save: what a set-aside
+        /// process's model has to catch up on (``LifecycleReducer``'s group catch-up).
+        var writeEpoch: UInt64 = 0
+        var saveEpoch: UInt64 = 0
+
+        /// The other writer than `writer` whose write made the highest version above `base`.
+        func lastWrite(byAnotherThan writer: Writer, above base: UInt64) -> Write? {
+            let candidate = latest?.writer == writer ? latestByAnother : latest
+            guard let candidate, candidate.version > base else { return nil }
+            return candidate
+        }
+    }
+
+    /// A write of a key: who, which version it made, at which seq.
+    struct Write: Sendable {
+        var writer: Writer
+        var version: UInt64
+        var seq: UInt64
     }
 
     /// What a writer last saw of a key, and at which event.
@@ -31,9 +54,16 @@ package struct GroupKeys: Sendable {
     }
 
     var keys: [Name: Key] = [:]
-    var seen: [Writer: [Name: Seen]] = [:]
-    /// Where each writer's last-seen versions started (its `open` or `launch`).
-    var origin: [Writer: Seen] = [:]
+    /// The dirty keys: a save looks at these, not at every key.
+    var dirty: Set<Name> = []
+    /// What each live writer last saw, by process then instance: a launch drops its process's
+    /// writers in time that follows that process's writers, not every writer of the trace.
+    var seen: [Name: [Int: [Name: Seen]]] = [:]
+    /// Where each live writer's last-seen versions started (its `open` or `launch`).
+    var origin: [Name: [Int: Seen]] = [:]
+    /// Counts the writes and saves of group keys: a set-aside process remembers the epoch it was
+    /// set aside at, and catches up on the keys whose ``Key/writeEpoch`` or ``Key/saveEpoch`` is later.
+    var epoch: UInt64 = 0
 
     /// Whether a `group` key was read or written yet: until then nothing here is kept.
     var started = false
@@ -43,24 +73,30 @@ package struct GroupKeys: Sendable {
     /// A window opened, or a run launched (`window` ``ReplayEvent/noWindow``): it has seen
     /// every key at its current version.
     mutating func start(_ writer: Writer, seq: UInt64) {
-        origin[writer] = Seen(version: 0, seq: seq)  // keys that appear later: version 0, seen from the start
+        origin[writer.process, default: [:]][writer.instance] = Seen(version: 0, seq: seq)  // keys that appear later: version 0, seen from the start
         var snapshot: [Name: Seen] = [:]
         for (name, key) in keys { snapshot[name] = Seen(version: key.version, seq: seq) }
-        seen[writer] = snapshot
+        seen[writer.process, default: [:]][writer.instance] = snapshot
     }
 
     /// A window is gone: it writes no more.
     mutating func end(_ writer: Writer) {
-        seen[writer] = nil
-        origin[writer] = nil
+        seen[writer.process]?[writer.instance] = nil
+        origin[writer.process]?[writer.instance] = nil
     }
 
     /// A process launched: the writers of its earlier run write no more (their writes still count
     /// for `lost-update`: a launch does not rewind `group` keys), and `app`, its new run's app, starts.
     mutating func launched(_ app: Writer, seq: UInt64) {
-        seen = seen.filter { $0.key.process != app.process }
-        origin = origin.filter { $0.key.process != app.process }
+        seen[app.process] = nil
+        origin[app.process] = nil
         start(app, seq: seq)
+    }
+
+    /// A process's run ended (terminate or kill): its writers write no more.
+    mutating func ended(process: Name) {
+        seen[process] = nil
+        origin[process] = nil
     }
 
     /// A save covered `key`, at `version` (`nil`: its current one). Returns the version saved,
@@ -69,24 +105,27 @@ package struct GroupKeys: Sendable {
         guard let current = keys[key]?.version else { return nil }
         let version = min(version ?? current, current)
         guard version > keys[key]!.saved else { return nil }  // `!`: found above
+        epoch += 1
         keys[key]!.saved = version
+        keys[key]!.saveEpoch = epoch
+        if !keys[key]!.isDirty { dirty.remove(key) }
         return version
     }
 
     /// The dirty keys whose names `covered` accepts, by name, with their versions.
     func dirtyKeys(_ covered: (Name) -> Bool) -> [(name: Name, version: UInt64)] {
-        keys.filter { $0.value.isDirty && covered($0.key) }.map { ($0.key, $0.value.version) }.sorted { $0.name < $1.name }
+        dirty.filter(covered).map { ($0, keys[$0]!.version) }.sorted { $0.name < $1.name }  // `!`: a dirty key is a key
     }
 
     /// What `writer` last saw of `key`.
     func lastSeen(_ key: Name, by writer: Writer) -> Seen {
-        seen[writer]?[key] ?? origin[writer] ?? Seen(version: 0, seq: 0)
+        seen[writer.process]?[writer.instance]?[key] ?? origin[writer.process]?[writer.instance] ?? Seen(version: 0, seq: 0)
     }
 
     /// A read: the writer has now seen `version` (or the current one).
     mutating func read(_ key: Name, by writer: Writer, version: UInt64?, seq: UInt64) {
         let current = keys[key]?.version ?? 0
-        seen[writer, default: [:]][key] = Seen(version: version ?? current, seq: seq)
+        seen[writer.process, default: [:]][writer.instance, default: [:]][key] = Seen(version: version ?? current, seq: seq)
     }
 
     /// A write, based on `base` (or what the writer last saw). Returns the lost update it
@@ -101,18 +140,18 @@ package struct GroupKeys: Sendable {
         // `!` below: the key was just made if new. Mutated in place: a copy of `Key` would copy its
         // `writes` table at the write below (it was most of a version 2 replay's time in group keys).
         let current = keys[key]!.version
-        if from < current {
-            var best: (Writer, UInt64, UInt64)?
-            for (other, write) in keys[key]!.writes where other != writer && write.version > from {
-                // The other writer whose write made the highest version; ties cannot happen (versions are unique).
-                if best == nil || write.version > best!.1 { best = (other, write.version, write.seq) }
-            }
-            if let best { lost = (from, seenBefore, current, best.0, best.2) }
+        if from < current, let other = keys[key]!.lastWrite(byAnotherThan: writer, above: from) {
+            lost = (from, seenBefore, current, other.writer, other.seq)
         }
         let version = current + 1
+        epoch += 1
+        let write = Write(writer: writer, version: version, seq: seq)
+        if let latest = keys[key]!.latest, latest.writer != writer { keys[key]!.latestByAnother = latest }
+        keys[key]!.latest = write
         keys[key]!.version = version
-        keys[key]!.writes[writer] = (version, seq)
-        seen[writer, default: [:]][key] = Seen(version: version, seq: seq)
+        keys[key]!.writeEpoch = epoch
+        dirty.insert(key)
+        seen[writer.process, default: [:]][writer.instance, default: [:]][key] = Seen(version: version, seq: seq)
         return lost
     }
 }

@@ -54,6 +54,9 @@ extension LifecycleModel {
         if !sharedKeys[index].state.isDirty { dirtyCount -= 1 }
     }
 
+    /// The names of the `group` keys this process touched.
+    var groupKeyNames: LazyMapSequence<[Int], Name> { groupKeyPositions.lazy.map { sharedKeys[$0].ref.name } }
+
     /// Whether this process's run reached its willTerminate and waits for its end: its state is
     /// judged as it was after its last event (trace-format.md, Readings 9).
     var awaitsEndAfterWillTerminate: Bool { isRunning && run.willTerminateSeq != nil }

@@ -25,13 +25,13 @@ package struct LifecycleModel: Sendable {
     /// Closed windows whose table storage ``addWindow`` reuses.
     var closedWindows: [OpenWindow] = []
     /// For each window id (a ``Name``), its position in ``openWindows``, or -1.
-    var windowSlots: [Int32] = []
+    var windowSlots = NameSlots()
     /// Every `app` and `shared` key ever touched, densely.
     var sharedKeys: [SharedKey] = []
     /// The current version of each of ``sharedKeys``: copied (on write) into each window that opens.
     var sharedVersions: [UInt64] = []
     /// For each key name, its positions in ``sharedKeys`` as an `app` key (even slot) and a `shared` key (odd slot), or -1.
-    var sharedSlots: [Int32] = []
+    var sharedSlots = NameSlots()
     /// Whether any `document` key was written or read in this process (trace format 2).
     var hasDocumentKeys = false
     /// For each document (its identity, as document keys are joined with), the positions of its
@@ -53,6 +53,8 @@ package struct LifecycleModel: Sendable {
     /// its saves change what a later restored window takes over (Readings 2: "the last earlier window").
     var restorationOwners: [Int] = []
     var nextInstance = 1
+    /// The positions in ``sharedKeys`` of this process's `group` keys, in the order first touched.
+    var groupKeyPositions: [Int] = []
     /// Whether the trace has `group` keys: then a `save` leaves ``groupSave`` for the reducer.
     var tracksGroupKeys = false
     /// What the last event asked of `group` keys, for the reducer to carry out in every process.
@@ -76,9 +78,7 @@ package struct LifecycleModel: Sendable {
     /// The position in ``openWindows`` of the open window `id`.
     @inline(__always)
     func windowIndex(_ id: Name) -> Int? {
-        let i = Int(id)
-        guard i < windowSlots.count else { return nil }
-        let slot = windowSlots[i]
+        let slot = windowSlots[Int(id)]
         return slot >= 0 ? Int(slot) : nil
     }
 
@@ -103,9 +103,7 @@ package struct LifecycleModel: Sendable {
     /// their tables need not be allocated and freed each time). Returns its position.
     mutating func addWindow(instance: Int, id: Name, scene: Name, canonicalValue: String?, restored: Bool,
                             openSeq: UInt64, restorationSlot: Int) -> Int {
-        let i = Int(id)
-        if i >= windowSlots.count { windowSlots.append(contentsOf: repeatElement(-1, count: i + 1 - windowSlots.count)) }
-        windowSlots[i] = Int32(openWindows.count)
+        windowSlots.set(Int(id), Int32(openWindows.count))
         ownPhaseCounts.add(nil, 1)
         let seen = SeenVersions(atStart: sharedVersions, startSeq: openSeq)
         if !closedWindows.isEmpty {
@@ -129,11 +127,11 @@ package struct LifecycleModel: Sendable {
         if restorationSources[slot]?.instance == instance { materializeRestoration(slot) }
         if idSlot != slot, restorationSources[idSlot]?.instance == instance { materializeRestoration(idSlot) }
         ownPhaseCounts.add(openWindows[index].ownPhase, -1)
-        windowSlots[Int(openWindows[index].id)] = -1
+        windowSlots.set(Int(openWindows[index].id), -1)
         let last = openWindows.count - 1
         if index != last {
             openWindows.swapAt(index, last)
-            windowSlots[Int(openWindows[index].id)] = Int32(index)
+            windowSlots.set(Int(openWindows[index].id), Int32(index))
         }
         let closed = openWindows.removeLast()
         if closedWindows.count < Self.closedWindowsKept { closedWindows.append(closed) }
@@ -158,9 +156,7 @@ package struct LifecycleModel: Sendable {
     /// The position in ``sharedKeys`` of key `name` of `scope` (`app`, `shared`, `group` or `document`).
     @inline(__always)
     func sharedIndex(_ name: Name, _ scope: StateScope) -> Int? {
-        let i = Int(name) &* 4 &+ Self.slot(scope)
-        guard i < sharedSlots.count else { return nil }
-        let slot = sharedSlots[i]
+        let slot = sharedSlots[Int(name) &* 4 &+ Self.slot(scope)]
         return slot >= 0 ? Int(slot) : nil
     }
 
@@ -180,8 +176,8 @@ package struct LifecycleModel: Sendable {
             hasDocumentKeys = true
             documentKeyPositions[Self.documentKey(names[name]).document, default: []].append(sharedKeys.count)
         }
-        if i >= sharedSlots.count { sharedSlots.append(contentsOf: repeatElement(-1, count: i + 1 - sharedSlots.count)) }
-        sharedSlots[i] = Int32(sharedKeys.count)
+        if scope == .group { groupKeyPositions.append(sharedKeys.count) }
+        sharedSlots.set(i, Int32(sharedKeys.count))
         sharedKeys.append(SharedKey(ref: KeyRef(scope: scope, name: name), state: KeyState()))
         sharedVersions.append(0)
         return sharedKeys.count - 1

@@ -7,11 +7,11 @@ extension LifecycleReducer {
     /// new version and a save's saved versions reach every process.
     @inline(never)
     mutating func afterGroupEvent(seq: UInt64, _ event: ReplayEvent) {
+        if !model.isRunning { groupKeys.ended(process: currentProcess) }  // its writers write no more
         if event.kind == .write, event.scope == .group,
            event.window == ReplayEvent.noWindow || model.windowIndex(event.window) != nil,
            let key = groupKeys.keys[event.name] {
             model.groupKeyWritten(event.name, byThisProcess: true, version: key.version, saved: key.saved, seq: seq)
-            forEachOtherProcess(.written(event.name, version: key.version, seq: seq))
         }
         guard let request = model.groupSave else { return }
         model.groupSave = nil
@@ -30,19 +30,37 @@ extension LifecycleReducer {
     private mutating func saveGroupKey(_ name: Name, at version: UInt64?) {
         guard let saved = groupKeys.save(name, at: version) else { return }
         model.groupKeySaved(name, at: saved)
-        forEachOtherProcess(.saved(name, version: saved))
     }
 
-    /// Applies `effect` to every set-aside process, in a fixed order; a process waiting for its
-    /// end after a willTerminate keeps it for its next event (its end is judged without it).
-    private mutating func forEachOtherProcess(_ effect: GroupEffect) {
-        for process in parked.keys.sorted() {
-            if parked[process]!.model.awaitsEndAfterWillTerminate {  // `!`: a key of `parked`
-                parked[process]!.model.deferredGroupEffects.append(effect)
-            } else {
-                parked[process]!.model.apply(effect)
-            }
+    /// What another process did to group keys reaches a set-aside process when it is next taken
+    /// up, not at the write or save: these then cost the same whatever the number of processes
+    /// (issue 28: applying each to every set-aside process at once made replay time grow with the
+    /// square of the processes).
+    ///
+    /// Brings a set-aside process's model up to date with what other processes did to the group
+    /// keys it holds since it was set aside (at ``ParkedProcess/groupEpoch``): for each such key,
+    /// its last write by another process, then its last save. That is what applying every effect
+    /// in order leaves: a write by another process sets the key's version and takes it from this
+    /// run whatever came before, and saved versions only grow (a later save takes off whatever an
+    /// earlier one took off an undecided background save). A process waiting for its end after a
+    /// willTerminate keeps them for its next event, as before (its end is judged without them).
+    func caughtUp(_ parkedProcess: ParkedProcess) -> ParkedProcess {
+        guard parkedProcess.groupEpoch != groupKeys.epoch else { return parkedProcess }
+        var parkedProcess = parkedProcess
+        let since = parkedProcess.groupEpoch
+        parkedProcess.groupEpoch = groupKeys.epoch
+        var effects: [GroupEffect] = []
+        for name in parkedProcess.model.groupKeyNames {
+            guard let key = groupKeys.keys[name] else { continue }
+            if key.writeEpoch > since, let latest = key.latest { effects.append(.written(name, version: latest.version, seq: latest.seq)) }
+            if key.saveEpoch > since { effects.append(.saved(name, version: key.saved)) }
         }
+        if parkedProcess.model.awaitsEndAfterWillTerminate {
+            parkedProcess.model.deferredGroupEffects += effects
+        } else {
+            for effect in effects { parkedProcess.model.apply(effect) }
+        }
+        return parkedProcess
     }
 
     /// What other processes did to group keys while the current process waited for its end after

@@ -10,7 +10,7 @@ extension LifecycleReducer {
         if named(currentProcess) {
             state = model.state(seq: lastSeq)
         } else if let parkedProcess = parked.first(where: { named($0.key) })?.value {
-            var parkedModel = parkedProcess.model
+            var parkedModel = caughtUp(parkedProcess).model
             parkedModel.names = model.names  // the names travel with the current process
             state = parkedModel.state(seq: lastSeq)
         } else {

@@ -34,6 +34,10 @@ public struct LifecycleReducer: Sendable {
     var currentProcess: Name = ReplayEvent.mainProcess
     /// The other processes seen so far, with their model and rule state set aside.
     var parked: [Name: ParkedProcess] = [:]
+    /// The lowest seq each set-aside process may still anchor a finding at, when it may: what a
+    /// process set aside holds back does not change while it is (but with `--explore`, where
+    /// ``exposeParked(seq:)`` runs its rules), so it is computed once, when it is set aside.
+    var parkedMarks = ParkedWatermarks()
     /// The `group` keys, shared by every process.
     var groupKeys = GroupKeys()
     /// The unknown event kinds seen so far, in any process.
@@ -206,11 +210,12 @@ public struct LifecycleReducer: Sendable {
     /// The lowest of `mark` and the seqs the set-aside processes may still anchor a finding at.
     @inline(never)
     func parkedWatermark(below mark: UInt64) -> UInt64 {
-        var mark = mark
-        for process in parked.values {
-            mark = process.rules.undecidedWhileParked(below: process.model.undecidedSaves(below: mark))
-        }
-        return mark
+        min(mark, parkedMarks.lowest)
+    }
+
+    /// What `process` holds back while set aside (`.max`: nothing).
+    static func heldBack(by process: ParkedProcess) -> UInt64 {
+        process.rules.undecidedWhileParked(below: process.model.undecidedSaves(below: .max))
     }
 
     /// What the whole trace knows of `group` keys: a window's open starts its view of them; a
@@ -253,7 +258,7 @@ public struct LifecycleReducer: Sendable {
             for window in model.openWindows { groupKeys.start(GroupKeys.Writer(process: process, instance: window.instance), seq: window.openSeq) }
         }
         start(currentProcess, model)
-        for (process, parkedProcess) in parked { start(process, parkedProcess.model) }
+        for (process, parkedProcess) in parked { start(process, caughtUp(parkedProcess).model) }
     }
 
     /// Sets the current process's model and rule state aside and takes up `process`'s (new
@@ -268,9 +273,16 @@ public struct LifecycleReducer: Sendable {
         swap(&names, &model.names)
         var queue = FindingQueue(configuration: configuration)
         swap(&queue, &rules.findings)
-        parked[currentProcess] = ParkedProcess(model: model, rules: rules)
-        var next = parked.removeValue(forKey: process)
-            ?? ParkedProcess(model: LifecycleModel(), rules: RuleSet(configuration: configuration, custom: customRules))
+        let setAside = ParkedProcess(model: model, rules: rules, groupEpoch: groupKeys.epoch)
+        parkedMarks.set(currentProcess, Self.heldBack(by: setAside))
+        parked[currentProcess] = setAside
+        var next: ParkedProcess
+        if let taken = parked.removeValue(forKey: process) {
+            parkedMarks.remove(process)
+            next = caughtUp(taken)
+        } else {
+            next = ParkedProcess(model: LifecycleModel(), rules: RuleSet(configuration: configuration, custom: customRules), groupEpoch: groupKeys.epoch)
+        }
         if !groupKeys.isEmpty { next.model.tracksGroupKeys = true }
         swap(&next.model.names, &names)
         swap(&next.rules.findings, &queue)
@@ -287,7 +299,8 @@ public struct LifecycleReducer: Sendable {
     @inline(never)
     mutating func exposeParked(seq: UInt64) {
         for process in parked.keys.sorted() {
-            guard var other = parked.removeValue(forKey: process) else { continue }
+            guard let taken = parked.removeValue(forKey: process) else { continue }
+            var other = caughtUp(taken)
             swap(&other.model.names, &model.names)
             swap(&other.rules.findings, &rules.findings)
             let reporting = other.rules.findings.process
@@ -304,6 +317,7 @@ public struct LifecycleReducer: Sendable {
             other.rules.findings.process = reporting
             swap(&other.rules.findings, &rules.findings)
             swap(&other.model.names, &model.names)
+            parkedMarks.set(process, Self.heldBack(by: other))
             parked[process] = other
         }
     }
@@ -375,6 +389,9 @@ public struct LifecycleReducer: Sendable {
 package struct ParkedProcess: Sendable {
     var model: LifecycleModel
     var rules: RuleSet
+    /// ``GroupKeys/epoch`` when it was set aside: what it has to catch up on when taken up again
+    /// (``LifecycleReducer/caughtUp(_:)``).
+    var groupEpoch: UInt64
 }
 
 extension StateScope {
