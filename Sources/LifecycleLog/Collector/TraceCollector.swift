@@ -525,7 +525,19 @@ public final class TraceCollector: @unchecked Sendable {
                 reject(index, error.message)
                 return
             }
-            if let client = connections[index].handshake?.client, let delivery = TraceInterchange.Delivery(event), delivery.client == client {
+            if TraceInterchange.Delivery(event) == nil, event.extraFields.contains(where: { $0.name == CollectorSink.deliveryMember }) {
+                reject(index, "the event's \"\(CollectorSink.deliveryMember)\" member is not {\"client\": a string, \"n\": a whole number, \"t\": a number}; not stored")
+                return
+            }
+            if let delivery = TraceInterchange.Delivery(event) {
+                // A delivery name belongs to the connection that named itself with it: an event with
+                // another client's would make the collector skip that client's real events as
+                // duplicates, or hand it a `have` it never reached (issue 28).
+                guard let client = connections[index].handshake?.client, delivery.client == client else {
+                    let named = connections[index].handshake?.client.map { "named itself \"\($0)\"" } ?? "named no client"
+                    reject(index, "the event's delivery names client \"\(delivery.client)\", but this connection \(named) in its handshake; a client sends only its own deliveries (send \"client\" in the handshake and number its events from 1); not stored")
+                    return
+                }
                 let have = deliveries?[client] ?? 0
                 if delivery.n <= have {
                     // The trace holds it already (sent again after a lost acknowledgement): acknowledged, not stored twice.

@@ -58,17 +58,25 @@ extension TraceInterchange {
         // Sorted by (t, group, client, order): group 0 is a spool event that must come before
         // the trace event it was moved to (its sink's next one), 1 the trace's, 2 other spool events.
         var merged: [(t: Double, group: Int, client: String, order: UInt64, event: Event)] = []
-        var seen = Set<Delivery>()
+        // Each delivery seen, with its event (t and process left out: the collector moves one and
+        // fills in the other) and where it is: two different events with one delivery conflict.
+        var seen: [Delivery: (event: Int, place: String)] = [:]
+        func conflict(_ delivery: Delivery, _ event: Event, at place: String) throws {
+            guard let first = seen[delivery], first.event != Self.identity(event) else { return }
+            throw LifecycleLogError(.invalidInput, "two different events carry delivery \(delivery.n) of client \"\(delivery.client)\": \(first.place) and \(place); one of them was not sent by that client (a collector older than this version stored any connection's deliveries). Nothing was written: find which is forged (replay dump), remove it (replay export, edit, replay import) and merge again")
+        }
         var stored: [String: [(n: UInt64, t: Double, offset: Double)]] = [:]
         var processes: [String: String] = [:]
         let source = try Trace(path: trace)
         var version = try source.formatVersion
-        try source.forEachEvent { _, event in
+        try source.forEachEvent { seq, event in
             if let delivery = Delivery(event) {
-                guard seen.insert(delivery).inserted else {
+                guard seen[delivery] == nil else {
+                    try conflict(delivery, event, at: "the trace's seq \(seq)")
                     summary.duplicates += 1
                     return
                 }
+                seen[delivery] = (Self.identity(event), "the trace's seq \(seq)")
                 if let own = Self.ownTime(event) { stored[delivery.client, default: []].append((delivery.n, event.t, event.t - own)) }
                 if let process = event.process { processes[delivery.client] = process }
             }
@@ -77,7 +85,7 @@ extension TraceInterchange {
         }
         for client in stored.keys { stored[client]?.sort { $0.n < $1.n } }
         for spool in spools {
-            let spoolVersion = try JSONLinesDecoder.forEachEvent(inFile: spool, tornFinalRecord: { warning?($0) }) { _, _, event in
+            let spoolVersion = try JSONLinesDecoder.forEachEvent(inFile: spool, tornFinalRecord: { warning?($0) }) { _, line, event in
                 var event = event
                 guard let delivery = Delivery(event) else {
                     summary.unidentified += 1
@@ -85,10 +93,13 @@ extension TraceInterchange {
                     merged.append((event.t, 2, "", UInt64(merged.count), event))
                     return
                 }
-                guard seen.insert(delivery).inserted else {
+                guard seen[delivery] == nil else {
+                    // The trace's own event (or the first spool line) stays; a different one is a conflict.
+                    try conflict(delivery, event, at: "\(spool) line \(line)")
                     summary.duplicates += 1
                     return
                 }
+                seen[delivery] = (Self.identity(event), "\(spool) line \(line)")
                 var group = 2
                 if let known = stored[delivery.client], !known.isEmpty {
                     // Moved by the offset of this sink's nearest earlier event in the trace (else its
@@ -123,6 +134,15 @@ extension TraceInterchange {
             summary.lastSeq = writer.lastSeq
         }
         return summary
+    }
+
+    /// What makes two copies of one delivered event the same: everything but `t` and `process`
+    /// (the collector moves the one and fills in the other), hashed.
+    private static func identity(_ event: Event) -> Int {
+        var event = event
+        event.t = 0
+        event.process = nil
+        return event.hashValue
     }
 
     /// The event's own `t`, as its sink saw it (from its `delivery` member).

@@ -318,30 +318,6 @@ public final class TraceWriter {
         return needsVersion2
     }
 
-    /// The highest `delivery` number (spec/collector-protocol.md, "Delivery") of each client whose
-    /// events the trace holds: what the collector tells a client that resumes. Reads every event once.
-    func highestDeliveries() throws(LifecycleLogError) -> [String: UInt64] {
-        var result: [String: UInt64] = [:]
-        do {
-            try environment.read { txn in
-                var symbols = SymbolTable()
-                try databases.loadSymbols(into: &symbols, in: txn, path: path)
-                try txn.forEach(databases.events) { _, value in
-                    let event = try EventCodec.decode(value, symbols: symbols)
-                    if let delivery = TraceInterchange.Delivery(event) {
-                        result[delivery.client] = max(result[delivery.client] ?? 0, delivery.n)
-                    }
-                    return true
-                }
-            }
-        } catch let error as LifecycleLogError {
-            throw error.at(path: path)
-        } catch {
-            throw LifecycleLogError(.io, "\(error)", path: path)
-        }
-        return result
-    }
-
     /// Forces what was appended to disk (`mdb_env_sync`).
     public func sync() throws { try environment.sync() }
 }
