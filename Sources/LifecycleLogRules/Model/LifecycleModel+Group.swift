@@ -48,7 +48,7 @@ extension LifecycleModel {
     mutating func groupKeySaved(_ name: Name, at version: UInt64) {
         guard let index = sharedIndex(name, .group) else { return }
         let ref = sharedKeys[index].ref
-        if let pending = run.pendingApp { run.pendingApp = pending.takingOff(ref, savedAt: version) }
+        run.pendingApp?.takeOff(ref, savedAt: version)
         guard version > sharedKeys[index].state.saved, sharedKeys[index].state.isDirty else { return }
         sharedKeys[index].state.saved = min(version, sharedKeys[index].state.version)
         if !sharedKeys[index].state.isDirty { dirtyCount -= 1 }
