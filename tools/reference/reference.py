@@ -782,7 +782,8 @@ class Replayer:
         out = []
         for (rule, seq), rel in self.findings.items():
             out.append({"rule": rule, "severity": SEVERITY[rule], "seq": seq,
-                        "related": sorted(r for r in rel if r != seq)})
+                        # Readings 9 and 24: each seq once, ascending, at most the first 10.
+                        "related": sorted(r for r in rel if r != seq)[:10]})
         out.sort(key=lambda f: (f["seq"], f["rule"].encode("utf-8")))
         return out
 

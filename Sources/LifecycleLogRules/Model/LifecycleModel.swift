@@ -236,8 +236,13 @@ package struct LifecycleModel: Sendable {
     /// Keys in report order: by owning window instance, scope, then name (UTF-8).
     func ordered(_ keys: some Collection<KeyRef>) -> [KeyRef] {
         if keys.count < 2 { return Array(keys) }
-        let names = self.names  // capture the names, not the whole model
-        return keys.sorted { a, b in
+        return keys.sorted(by: Self.reportOrder(names))
+    }
+
+    /// Whether a key comes before another in report order (``ordered(_:)``), with `names`
+    /// captured rather than the whole model.
+    static func reportOrder(_ names: NameTable) -> (KeyRef, KeyRef) -> Bool {
+        { a, b in
             if a.instance != b.instance { return a.instance < b.instance }
             if a.scope != b.scope { return a.scope.rawValue < b.scope.rawValue }
             return names.precedes(a.name, b.name)
@@ -297,19 +302,21 @@ package struct LifecycleModel: Sendable {
         return (String(joined[..<split]), String(joined[joined.index(after: split)...]))
     }
 
-    func list(_ keys: [KeyRef]) -> String {
-        let shown = keys.map(display)
-        switch shown.count {
-        case 0: return "state"
-        case 1: return shown[0]
-        default: return shown.dropLast().joined(separator: ", ") + " and " + shown[shown.count - 1]
-        }
+    /// `keys` as a message names them (``display(_:)``), in report order (``ordered(_:)``):
+    /// `A, B and C`, or past ``FindingBound/items`` the first of them and how many more
+    /// (`A, B, … J and 4,990 more`); `state` when there are none.
+    func list(_ keys: some Collection<KeyRef>) -> String {
+        guard !keys.isEmpty else { return "state" }
+        var budget = FindingBudget()
+        return FindingBound.list(budget.take(keys, by: Self.reportOrder(names)).map(display), last: " and ", budget)
     }
 
-    /// Names sorted by their UTF-8 bytes, quoted and joined with commas.
+    /// Names sorted by their UTF-8 bytes, quoted and joined with commas; past
+    /// ``FindingBound/items``, the first of them and how many more.
     func quotedList(_ list: [Name]) -> String {
         let names = self.names
-        return list.sorted(by: names.precedes).map { "\"\(names[$0])\"" }.joined(separator: ", ")
+        var budget = FindingBudget()
+        return budget.take(list, by: names.precedes).map { "\"\(names[$0])\"" }.joined(separator: ", ") + budget.moreText
     }
 }
 

@@ -3,29 +3,44 @@ package struct ActivityInBackground: BuiltInRule {
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         guard case .crossedBackground(let crossed, let appEntered) = transition else { return }
-        var running: [String] = []  // activities left running in the background by this event
+        let names = model.names
+        var running: [String] = []  // activities left running in the background by this event, as the message names them
+        var budget = FindingBudget()  // the message names at most FindingBound.items of them, then how many more
         var runningSince: [UInt64] = []
         var windows: [Int] = []
-        var names: [String] = []
+        var windowActivities: [Name] = []
         for (id, intoBackground) in crossed where intoBackground {
             // `!`: the window crossed at this event, so it is open.
             let index = model.windowIndex(id)!
-            if !model.openWindows[index].activities.isEmpty {
-                running.append("window \(model.names[id])'s \(model.quotedList(model.openWindows[index].activities.keys))")
-                runningSince += model.openWindows[index].activities.values
+            let activities = model.openWindows[index].activities
+            if !activities.isEmpty {
+                let shown = budget.take(activities.keys, by: names.precedes)
+                if !shown.isEmpty { running.append("window \(names[id])'s \(quoted(shown, names))") }
+                runningSince += activities.values
                 windows.append(index)
-                names += model.openWindows[index].activities.keys.map { "activity:\(model.names[$0])" }
+                windowActivities += activities.keys
             }
         }
+        var appActivities: [Name] = []
         if appEntered, !model.run.appActivities.isEmpty {
             let activities = model.run.appActivities
-            running.append("the app-wide \(model.quotedList(activities.keys))")
+            let shown = budget.take(activities.keys, by: names.precedes)
+            if !shown.isEmpty { running.append("the app-wide \(quoted(shown, names))") }
             runningSince += activities.values
-            names += activities.keys.map { "app activity:\(model.names[$0])" }
+            appActivities = activities.keys
         }
         guard !running.isEmpty else { return }
-        findings.report(.activityInBackground, at: now.seq, related: runningSince, subject: model.subject(windows: windows, details: names),
-                        "Went to the background with \(running.joined(separator: " and ")) still running. Stop timers, animations and sessions when the scene phase leaves .active (onChange(of: scenePhase)) and restart them when it returns, or declare the background mode they need.")
+        // The subject keeps the first of its details in byte order (FindingBound): every
+        // "activity:" before every "app activity:", so the first of each are enough.
+        let details = FindingBound.first(FindingBound.items, of: windowActivities, by: names.precedes).map { "activity:\(names[$0])" }
+            + FindingBound.first(FindingBound.items, of: appActivities, by: names.precedes).map { "app activity:\(names[$0])" }
+        findings.report(.activityInBackground, at: now.seq, related: runningSince, subject: model.subject(windows: windows, details: details),
+                        "Went to the background with \(running.joined(separator: " and "))\(budget.moreText) still running. Stop timers, animations and sessions when the scene phase leaves .active (onChange(of: scenePhase)) and restart them when it returns, or declare the background mode they need.")
+    }
+
+    /// Activity names quoted and joined with commas.
+    private func quoted(_ activities: [Name], _ names: NameTable) -> String {
+        activities.map { "\"\(names[$0])\"" }.joined(separator: ", ")
     }
 }
 

@@ -25,13 +25,17 @@ package struct FindingQueue: Sendable {
     }
 
     /// Reports a finding of `rule` at `severity` (`nil`: dropped). The first finding of a rule at a seq wins.
+    /// It keeps the first ``FindingBound/items`` of `related` (ascending) and of each list of
+    /// `subject`; the rule bounds its message (``FindingBound``).
     mutating func report(_ rule: Rule, severity: Severity?, at seq: UInt64, related: [UInt64], subject: FindingSubject? = nil,
                          _ message: String) {
         guard let severity else { return }
         guard reportedSlots.insert(FindingSlot(seq: seq, rule: rule)).inserted else { return }  // one finding per rule and seq
-        let related = Array(Set(related.filter { $0 != seq && $0 > 0 })).sorted()
+        let related = FindingBound.first(FindingBound.items, of: related.lazy.filter { $0 != seq && $0 > 0 }, by: <)
         let text = process.map { "\(message) (In process \"\($0)\".)" } ?? message
-        // A finding about another process than the app is about that process too.
+        // A finding about another process than the app is about that process too (the process
+        // is added past the bound: it is the finding's context, not one of the items it lists).
+        let subject = subject?.bounded()
         let about = process.flatMap { p in subject.map { $0.adding(detail: "process:\(p)") } } ?? subject
         unsettled.append(Finding(rule: rule, severity: severity, seq: seq, related: related, message: text, subject: about))
     }

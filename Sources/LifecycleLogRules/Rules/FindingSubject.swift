@@ -3,7 +3,8 @@
 /// is. Window ids, seqs, run numbers, times, versions and document URLs, which differ from one
 /// session or device to the next, are never part of it. It is the identity behind SARIF's
 /// `partialFingerprints` (`FindingFingerprints` (in `LifecycleLog`), rules.md section 5): the same bug in a thousand
-/// sessions has one subject.
+/// sessions has one subject. A finding's subject keeps the first 10 of each list (rules.md,
+/// Readings 24), and then the process it is about.
 ///
 /// ```swift
 /// FindingSubject(scenes: ["main"], keys: ["scene:draft", "shared:notes"])
@@ -28,6 +29,14 @@ public struct FindingSubject: Sendable, Hashable {
     /// The same subject with `detail` added.
     func adding(detail: String) -> FindingSubject {
         FindingSubject(scenes: scenes, keys: keys, details: details + [detail])
+    }
+
+    /// The same subject with only the first ``FindingBound/items`` of each list (rules.md,
+    /// Readings 24): the same subject when none is longer.
+    func bounded() -> FindingSubject {
+        let bound = FindingBound.items
+        guard scenes.count > bound || keys.count > bound || details.count > bound else { return self }
+        return FindingSubject(scenes: Array(scenes.prefix(bound)), keys: Array(keys.prefix(bound)), details: Array(details.prefix(bound)))
     }
 
     /// This subject and `other` together.
@@ -57,6 +66,11 @@ extension LifecycleModel {
                 keyNames.append("\(key.scope.rawValue):\(names[key.name])")
             }
         }
-        return FindingSubject(scenes: scenes, keys: keyNames, details: details)
+        // The queue keeps the first of each list (FindingSubject.bounded()): choosing them here
+        // spares sorting thousands of names for a finding about thousands of keys.
+        let bound = FindingBound.items
+        let precedes: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return FindingSubject(scenes: FindingBound.first(bound, of: scenes, by: precedes), keys: FindingBound.first(bound, of: keyNames, by: precedes),
+                              details: FindingBound.first(bound, of: details, by: precedes))
     }
 }

@@ -91,7 +91,7 @@ package struct KillExposure: BuiltInRule {
     }
 
     private func report(_ stretch: ExposureStretch, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
-        let keys = model.ordered(stretch.keys)
+        let keys = stretch.keys
         findings.report(.killExposure, at: stretch.firstSeq, related: [stretch.lastSeq], subject: model.subject(keys: keys),
                         "From seq \(stretch.firstSeq) to seq \(stretch.lastSeq) the app was inactive or in the background with unsaved \(model.list(keys)); a kill there (app switcher, suspension) would have lost \(keys.count == 1 ? "it" : "them"). Save as soon as the scene phase leaves .active.")
     }

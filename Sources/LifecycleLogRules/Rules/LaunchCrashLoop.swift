@@ -56,8 +56,8 @@ package struct LaunchCrashLoop: BuiltInRule {
             how = "ended with nothing recorded (the next launch came at seq \(end.seq))"
         }
         let restored = model.openWindows.filter(\.restored).sorted { $0.openSeq < $1.openSeq }
-            .map { "\(names[$0.id]) (scene \(names[$0.scene]))" }
-        let restoringText = restored.isEmpty ? "" : " It was restoring \(restored.count == 1 ? "window" : "windows") \(restored.joined(separator: ", ")) when it ended: a crash while restoring saved state is the usual cause."
+        let restoredList = FindingBound.list(restored) { "\(names[$0.id]) (scene \(names[$0.scene]))" }
+        let restoringText = restored.isEmpty ? "" : " It was restoring \(restored.count == 1 ? "window" : "windows") \(restoredList) when it ended: a crash while restoring saved state is the usual cause."
         let gap = JSONWriter.number(run.launchT - first.launchT)
         let restoring = model.openWindows.indices.filter { model.openWindows[$0].restored }
         findings.report(.launchCrashLoop, at: end.seq, related: [first.launchSeq, first.endSeq, run.launchSeq],

@@ -154,7 +154,8 @@ public struct LifecycleRuleContext: Sendable {
     /// - Parameters:
     ///   - seq: the event the finding is anchored at; the event being applied when `nil`. An
     ///     earlier seq must be at or after the rule's ``LifecycleRule/undecidedSince``.
-    ///   - related: other events that explain it.
+    ///   - related: other events that explain it. The finding keeps the first 10 of them, in
+    ///     ascending order, as for every rule (spec/rules.md, Readings 24).
     ///   - message: what happened and how to fix it.
     public mutating func report(at seq: UInt64? = nil, related: [UInt64] = [], _ message: String) {
         reports.append((seq ?? self.seq, related, message))

@@ -40,8 +40,8 @@ package struct MissedBackgroundSave: BuiltInRule {
         for seq in missed.keys.sorted() where seq < mark {
             // `!`: seq comes from missed.keys.
             let record = missed.removeValue(forKey: seq)!
-            let keys = model.ordered(record.keys)
-            findings.report(.missedBackgroundSave, at: seq, related: record.related.sorted(), subject: record.subject,
+            let keys = record.keys
+            findings.report(.missedBackgroundSave, at: seq, related: Array(record.related), subject: record.subject,
                             "Unsaved \(model.list(keys)) went to the background here and no save followed before \(keys.count == 1 ? "it" : "they") left the background or the process ended: a suspended app can be killed without notice. Save when the scene phase becomes .inactive or .background (onChange(of: scenePhase)), not later.")
         }
     }

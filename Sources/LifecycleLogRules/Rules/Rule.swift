@@ -51,7 +51,8 @@ public struct Finding: Sendable, Hashable {
     public var severity: Severity
     /// The seq of the event the finding is anchored at.
     public var seq: UInt64
-    /// Other events that explain it (the read a stale write was based on, the write that dirtied a key…), ascending.
+    /// Other events that explain it (the read a stale write was based on, the write that dirtied a key…), ascending:
+    /// at most the first 10 of them (spec/rules.md, Readings 24).
     public var related: [UInt64]
     /// What happened and how to fix it.
     public var message: String

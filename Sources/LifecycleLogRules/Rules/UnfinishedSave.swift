@@ -24,7 +24,7 @@ package struct UnfinishedSave: BuiltInRule {
         let begins = model.run.openSaves.map(\.seq).filter { !reported.contains($0) }
         guard !begins.isEmpty else { return }
         reported.append(contentsOf: begins)
-        let list = begins.map { "seq \($0)" }.joined(separator: ", ")
+        let list = FindingBound.list(begins) { "seq \($0)" }
         let saves = begins.count == 1 ? "The save begun at \(list) had" : "The saves begun at \(list) had"
         let when = atEnd
             ? "not ended when the run ended: it never saved anything, so the store may hold nothing new or a partly written file"

@@ -4,7 +4,7 @@ package struct UnsavedAtExit: BuiltInRule {
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
         guard case .runEnded(let end) = transition, model.dirtyCount > 0 else { return }
-        let unsaved = model.ordered(model.dirtyKeys().subtracting(model.run.missedInBackground))
+        let unsaved = model.dirtyKeys().subtracting(model.run.missedInBackground)
         guard !unsaved.isEmpty else { return }
         let how: String
         switch end.how {

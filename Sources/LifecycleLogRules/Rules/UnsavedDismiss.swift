@@ -10,9 +10,8 @@ package struct UnsavedDismiss: BuiltInRule {
             unsaved.append(model.sharedKeys[key].ref)
         }
         guard !unsaved.isEmpty else { return }
-        let keys = model.ordered(unsaved)
-        findings.report(.unsavedDismiss, at: now.seq, related: model.lastWriteSeqs(keys), subject: model.subject(keys: keys, windows: [index]),
-                        "Window \(model.names[model.openWindows[index].id]) was dismissed with unsaved \(model.list(keys)). Save a window's state in onDisappear (or when its scene phase becomes .inactive), before SwiftUI discards the scene.")
+        findings.report(.unsavedDismiss, at: now.seq, related: model.lastWriteSeqs(unsaved), subject: model.subject(keys: unsaved, windows: [index]),
+                        "Window \(model.names[model.openWindows[index].id]) was dismissed with unsaved \(model.list(unsaved)). Save a window's state in onDisappear (or when its scene phase becomes .inactive), before SwiftUI discards the scene.")
     }
 }
 

@@ -5,7 +5,7 @@ package struct UnsupportedScene: BuiltInRule {
         guard case .runStarted(let launch) = transition,
               launch.scenes.contains(where: { !Self.platform(launch.platform, supports: $0.known) }) else { return }
         let unsupported = launch.scenes.filter { !Self.platform(launch.platform, supports: $0.known) }
-        let shown = unsupported.map { "\($0.kind.rawValue) \"\(model.names[$0.id])\"" }.joined(separator: ", ")
+        let shown = FindingBound.list(unsupported) { "\($0.kind.rawValue) \"\(model.names[$0.id])\"" }
         findings.report(.unsupportedScene, at: now.seq, related: [],
                         subject: FindingSubject(scenes: unsupported.map { model.names[$0.id] }, details: [launch.platform.rawValue]),
                         "The launch on \(launch.platform.rawValue) declares \(shown), which \(launch.platform.rawValue) does not have. Wrap the scene in #if os(…) so that it is declared only where it exists.")
