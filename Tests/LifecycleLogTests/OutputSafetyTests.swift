@@ -79,6 +79,50 @@ final class OutputSafetyTests: XCTestCase {
         XCTAssertEqual(try replay("export", lmdb, "-o", folder.path).status, 2, "a folder is never replaced")
     }
 
+    /// Issue 28: `replay record FIFO` hung for ever, from standard input and with `--listen`
+    /// alike, in the open of the trace (a FIFO blocks it until a writer comes), where the reading
+    /// commands refuse a FIFO at once; so did the library's writers. All refuse it now, at once.
+    func testRecordingIntoAFIFOIsRefusedAtOnce() throws {
+        let folder = TemporaryFolder()
+        let fifo = folder.file("t.lmdb")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let line = #"{"event":"mark","t":1,"label":"x"}"# + "\n"
+        for arguments in [["record", fifo], ["record", fifo, "--input", folder.write("in.jsonl", line)], ["record", "--listen", "127.0.0.1:0", fifo]] {
+            let result = try runProgram(replayExecutable, arguments, stdin: line, timeout: 60)
+            XCTAssertFalse(result.timedOut, "\(arguments) hung")
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("replay: error: \(fifo): is a FIFO (named pipe), not a regular file"), "\(arguments): \(result.stderr)")
+        }
+        // The library's writers, each on a thread of its own so that one that blocks fails the test rather than hanging it.
+        let writers: [(name: String, open: @Sendable () throws -> Void)] = [
+            ("TraceWriter", { _ = try TraceWriter(path: fifo) }),
+            ("TraceFileSink", { _ = try TraceFileSink(path: fifo) }),
+            ("TraceCollector", { _ = try TraceCollector(trace: fifo, port: 0) }),
+        ]
+        for (name, open) in writers {
+            let outcome = Locked<Result<Void, any Error>?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                let result = Result { try open() }
+                outcome.withLock { $0 = result }
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + 60) == .success else {
+                XCTFail("\(name) hung opening a FIFO")
+                continue
+            }
+            var error: LifecycleLogError?
+            if case .failure(let failure)? = outcome.withLock({ $0 }) { error = failure as? LifecycleLogError }
+            XCTAssertEqual(error?.code, .notATrace, "\(name): \(String(describing: error))")
+            XCTAssertTrue(error?.description.hasPrefix("\(fifo): is a FIFO (named pipe), not a regular file, so it cannot be a trace; name a new .lmdb file") ?? false,
+                          "\(name): \(String(describing: error))")
+        }
+        var info = stat()
+        XCTAssertEqual(lstat(fifo, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "still a FIFO")
+        XCTAssertEqual(folder.contents, ["in.jsonl", "t.lmdb"], "no lock file, no temporary file")
+    }
+
     func testErrorsNameTheUsersPathNotTheTemporaryFile() throws {
         let folder = TemporaryFolder()
         let missing = folder.file("no-such-folder/out.lmdb")
