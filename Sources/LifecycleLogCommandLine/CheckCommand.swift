@@ -257,6 +257,7 @@ extension Replay {
                             "\(other) and \(entry.path) would both write this expected report; update them one at a time", path: target)
                     }
                     try OutputFile.checkNotInput(target, inputs: inputs)
+                    try OutputFile.checkNotSpecial(target, argument: "--expect")
                 }
             }
             warnAboutTornRecords(entries.map(\.path))

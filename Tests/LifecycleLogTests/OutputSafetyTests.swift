@@ -79,6 +79,47 @@ final class OutputSafetyTests: XCTestCase {
         XCTAssertEqual(try replay("export", lmdb, "-o", folder.path).status, 2, "a folder is never replaced")
     }
 
+    /// Issue 28: `-o` renamed its output over an existing FIFO (or a link to a device) without
+    /// `--force`. Whatever is not a regular file is refused, `--force` or not, and left as it was.
+    func testOutputNeverReplacesAFIFOOrADeviceEvenWithForce() throws {
+        let folder = TemporaryFolder()
+        let lmdb = folder.file("t.lmdb")
+        XCTAssertEqual(try replay("import", example, "-o", lmdb).status, 0)
+        let fifos = ["out.jsonl", "out.json", "out.lmdb", "out.html", "t.expected.json"].map(folder.file)
+        for fifo in fifos { XCTAssertEqual(mkfifo(fifo, 0o600), 0, fifo) }
+        let null = folder.file("null.jsonl")  // a link to a character device
+        try FileManager.default.createSymbolicLink(atPath: null, withDestinationPath: "/dev/null")
+        let fifo = "a FIFO (named pipe)"
+        let attempts: [(arguments: [String], output: String, kind: String)] = [
+            (["export", lmdb, "-o", fifos[0]], fifos[0], fifo),
+            (["export", lmdb, "--format", "perfetto", "-o", fifos[1]], fifos[1], fifo),
+            (["import", example, "-o", fifos[2]], fifos[2], fifo),
+            (["generate", "-o", fifos[2], "--events", "10"], fifos[2], fifo),
+            (["merge", lmdb, "-o", fifos[2]], fifos[2], fifo),
+            (["report", lmdb, "-o", fifos[3]], fifos[3], fifo),
+            (["export", lmdb, "-o", null], null, "a character device"),
+        ]
+        for (arguments, output, kind) in attempts {
+            for force in [false, true] {
+                let result = try runProgram(replayExecutable, arguments + (force ? ["--force"] : []), timeout: 60)
+                XCTAssertFalse(result.timedOut, "\(arguments) hung")
+                XCTAssertEqual(result.status, 2, "\(arguments), force \(force): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("replay: error: \(output): is \(kind), not a regular file; -o replaces only a regular file, with --force too"),
+                              "\(arguments), force \(force): \(result.stderr)")
+            }
+        }
+        let update = try runProgram(replayExecutable, [lmdb, "--expect", fifos[4], "--update-expected"], timeout: 60)
+        XCTAssertEqual(update.status, 2, update.stderr)
+        XCTAssertTrue(update.stderr.contains("\(fifos[4]): is a FIFO (named pipe), not a regular file; --expect replaces only a regular file"), update.stderr)
+        for path in fifos {
+            var info = stat()
+            XCTAssertEqual(lstat(path, &info), 0, path)
+            XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "\(path) is still a FIFO")
+        }
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: null), "/dev/null", "the link is still the link")
+        XCTAssertEqual(folder.contents, ["null.jsonl", "out.html", "out.json", "out.jsonl", "out.lmdb", "t.expected.json", "t.lmdb"], "no temporary file")
+    }
+
     /// Issue 28: `replay record FIFO` hung for ever, from standard input and with `--listen`
     /// alike, in the open of the trace (a FIFO blocks it until a writer comes), where the reading
     /// commands refuse a FIFO at once; so did the library's writers. All refuse it now, at once.
