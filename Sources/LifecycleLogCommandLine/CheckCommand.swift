@@ -112,13 +112,19 @@ extension Replay {
             if paths.count == 1 {
                 // One trace: stream the report, in memory that does not grow with the trace.
                 let report: ReplayReport
+                var summary = GitHubStepSummary()
                 do {
-                    report = try Self.stream(paths[0], configuration: configuration, format: format, strict: strict)
+                    report = try Self.stream(paths[0], configuration: configuration, format: format, strict: strict, summary: &summary)
                 } catch let error as LifecycleLogError where format != .text && format != .json {
                     // CI formats record the unreadable trace (a JUnit error, a SARIF
                     // notification, a GitHub annotation) rather than leave an empty file.
                     try writeReport([], unreadable: [error], configuration: configuration)
                     return
+                }
+                if format == .github {
+                    // After the report, outside the catch above: a summary that cannot be written is
+                    // its own error, not an unreadable trace.
+                    try Output.appendStepSummary(summary.markdown())
                 }
                 try assertion([report])
                 return
@@ -149,7 +155,7 @@ extension Replay {
                     report.findings.forEach { summary.add($0, trace: report.trace) }
                 }
                 unreadable.forEach { summary.add(unreadable: $0) }
-                Output.appendStepSummary(summary.markdown())
+                try Output.appendStepSummary(summary.markdown())
             }
             if !unreadable.isEmpty {
                 try Output.standardOutput.flush()
@@ -257,6 +263,7 @@ extension Replay {
                             "\(other) and \(entry.path) would both write this expected report; update them one at a time", path: target)
                     }
                     try OutputFile.checkNotInput(target, inputs: inputs)
+                    try OutputFile.checkNotSpecial(target, argument: "--expect")
                 }
             }
             warnAboutTornRecords(entries.map(\.path))
@@ -317,7 +324,8 @@ extension Replay {
         /// a buffer that spills to disk (so memory does not grow with the trace),
         /// and writes it out only when the whole trace replayed: a trace that
         /// turns out malformed halfway writes nothing but its error.
-        static func stream(_ path: String, configuration: RuleConfiguration, format: ReportFormat, strict: Bool) throws -> ReplayReport {
+        static func stream(_ path: String, configuration: RuleConfiguration, format: ReportFormat, strict: Bool,
+                           summary: inout GitHubStepSummary) throws -> ReplayReport {
             let out = Output.standardOutput
             let body = SpillBuffer()
             let total = Replayer.isJSONLines(path) ? nil : (try? Trace(path: path).eventCount).map(UInt64.init)
@@ -359,14 +367,14 @@ extension Replay {
                     out.write(ReportRenderer.junit([suite]))
                     return report
                 case .github:
-                    var summary = GitHubStepSummary()
+                    var gathered = GitHubStepSummary()
                     let report = try Replayer.replay(path, configuration: configuration, customRules: AppRules.current, progress: tick) { f in
                         try body.append(GitHubWorkflow.annotation(f, trace: path))
-                        summary.add(f, trace: path)
+                        gathered.add(f, trace: path)
                     }
                     try body.drain(into: out)
-                    summary.add(report)
-                    Output.appendStepSummary(summary.markdown())
+                    gathered.add(report)
+                    summary = gathered  // appended by the caller, once the report is out
                     return report
                 }
             }

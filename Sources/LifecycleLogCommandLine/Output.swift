@@ -161,32 +161,44 @@ final class Output: Sendable {
 
 extension Output {
     /// Appends `markdown` to the file `$GITHUB_STEP_SUMMARY` names, when it is
-    /// set (in a GitHub Actions step). A summary that cannot be written is a
-    /// warning on standard error, not a failure: the annotations are out already.
-    static func appendStepSummary(_ markdown: String) {
+    /// set (in a GitHub Actions step), all or nothing: the whole text is built
+    /// first and appended at once; when the append fails partway (a full disk,
+    /// a file-size limit) the file is truncated back to its length before, so
+    /// that the job summary never shows a table cut mid-row.
+    ///
+    /// - Throws: `LifecycleLogError` (`io`) naming the file when it cannot be
+    ///   opened or the text cannot be appended whole: the command then exits 2.
+    static func appendStepSummary(_ markdown: String) throws {
         guard let name = getenv("GITHUB_STEP_SUMMARY"), name.pointee != 0 else { return }
         let path = String(cString: name)
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        var failure: String?
-        if fd < 0 {
-            failure = String(cString: strerror(errno))
-        } else {
-            let bytes = Array(markdown.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }  // `!`: non-empty
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    break
-                }
-                offset += n
+        func failure(_ code: Int32, _ rest: String = "") -> LifecycleLogError {
+            let advice = code == ENOSPC || code == EDQUOT || code == EFBIG ? "; free some space (or raise the file-size limit) and run the command again" : ""
+            return LifecycleLogError(.io, "cannot append the job summary to $GITHUB_STEP_SUMMARY: \(String(cString: strerror(code)))\(advice)\(rest)", path: path)
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure(errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure(errno) }
+        let before = info.st_size
+        let bytes = Array(markdown.utf8)
+        var offset = 0
+        var code: Int32 = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }  // `!`: not empty
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                code = n < 0 ? errno : EIO
+                break
             }
-            close(fd)
+            offset += n  // a short write: the next one says why it stopped, or writes the rest
         }
-        if let failure {
-            standardError.write("replay: warning: cannot append the job summary to $GITHUB_STEP_SUMMARY (\(VisibleText.escape(path))): \(failure)\n")
+        guard offset < bytes.count else { return }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw failure(code) }  // a pipe, say: nothing to undo
+        if offset > 0, ftruncate(fd, before) != 0 {
+            throw failure(code, "; the part written could not be removed (\(String(cString: strerror(errno)))), so the summary ends mid-table")
         }
+        throw failure(code, "; the summary was left as it was")
     }
 }
 

@@ -14,10 +14,14 @@ final class CollectorResumeTests: XCTestCase {
         return port
     }
 
+    /// A sink whose writes wait for the acknowledgement however long a loaded machine takes
+    /// (``acknowledgementWaitInTests``), unless a test gives the product's wait.
     private static func sink(_ port: Int, process: String = "", fallback: (any RecordingSink)? = nil, ackTimeout: Duration = .seconds(2),
+                             acknowledgementWait: Duration = acknowledgementWaitInTests,
                              maxBacklogBytes: Int = CollectorSink.defaultMaxBacklogBytes) -> CollectorSink {
         CollectorSink(host: "127.0.0.1", port: port, token: nil, process: process, kind: .app, fallback: fallback,
-                      retryInterval: .milliseconds(50), ackTimeout: ackTimeout, maxBacklogBytes: maxBacklogBytes)
+                      retryInterval: .milliseconds(50), ackTimeout: ackTimeout, acknowledgementWait: acknowledgementWait,
+                      maxBacklogBytes: maxBacklogBytes)
     }
 
     private func labels(_ events: [Event]) -> [String] {
@@ -27,13 +31,6 @@ final class CollectorResumeTests: XCTestCase {
             default: return event.name
             }
         }
-    }
-
-    /// Waits until the sink's thread has had every event it was given acknowledged.
-    private func waitForAcknowledgement(_ sink: CollectorSink, of count: Int, file: StaticString = #filePath, line: UInt = #line) {
-        let deadline = Date().addingTimeInterval(10)
-        while sink.acknowledgedEventCount < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        XCTAssertEqual(sink.acknowledgedEventCount, count, "acknowledged", file: file, line: line)
     }
 
     private func marks(_ range: Range<Int>, prefix: String, t: Double = 0) -> [Event] {
@@ -92,7 +89,7 @@ final class CollectorResumeTests: XCTestCase {
         let port = first!.port  // `!`: set just above
         let fallback = MemorySink()
         let sink = Self.sink(port, process: "app", fallback: fallback)
-        try sink.write(marks(0..<3, prefix: "before"))
+        try sink.write(marks(0..<3, prefix: "before"))  // returns once acknowledged (it assumed 25 ms were enough)
         waitForAcknowledgement(sink, of: 3)
         try first?.stop()
         first = nil
@@ -203,7 +200,7 @@ final class CollectorResumeTests: XCTestCase {
         let listener = try CollectorListener.open(host: "127.0.0.1", port: 0, tokenGiven: false)
         defer { close(listener.fd) }
         let fallback = SpoolSink(path: folder.file("spool.jsonl"))
-        let sink = Self.sink(listener.port, fallback: fallback, ackTimeout: .seconds(5))
+        let sink = Self.sink(listener.port, fallback: fallback, ackTimeout: .seconds(5), acknowledgementWait: .milliseconds(25))
         let recorder = LifecycleRecorder(sink: sink)
         recorder.launch(platform: .iOS, scenes: [SceneDeclaration(id: "main", kind: .windowGroup)])
         var worst: Duration = .zero

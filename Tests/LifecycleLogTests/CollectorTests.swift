@@ -9,9 +9,11 @@ final class CollectorTests: XCTestCase {
         (first..<first + count).map { Event(t: start + Double($0), .mark(label: "\(prefix):\($0)")) }
     }
 
+    /// A sink whose writes wait for the acknowledgement however long a loaded machine takes
+    /// (``acknowledgementWaitInTests``): what a test asserts after a write does not hang on 25 ms.
     private static func sink(_ port: Int, process: String = "", token: String? = nil, fallback: (any RecordingSink)? = nil) -> CollectorSink {
         CollectorSink(host: "127.0.0.1", port: port, token: token, process: process, kind: .app, fallback: fallback,
-                      retryInterval: .milliseconds(50), ackTimeout: .seconds(2))
+                      retryInterval: .milliseconds(50), ackTimeout: .seconds(2), acknowledgementWait: acknowledgementWaitInTests)
     }
 
     /// A collector, a `replay record` process and an app's `TraceFileSink` on one trace (issue 22: 5):
@@ -64,17 +66,20 @@ final class CollectorTests: XCTestCase {
             let first = try RunningCollector(path: path)
             port = first.port
             firstSink = Self.sink(port, process: "com.example.app", fallback: SpoolSink(path: spool))
-            try firstSink?.write(Self.marks(10, from: 0, prefix: "m"))
+            try firstSink?.write(Self.marks(10, from: 0, prefix: "m"))  // each returns once acknowledged: not spooled
             try firstSink?.write(Self.marks(10, from: 10, prefix: "m"))
+            XCTAssertEqual(firstSink?.acknowledgedEventCount, 20)
             try first.stop()
         }
         let sink = try XCTUnwrap(firstSink)
         try sink.write(Self.marks(10, from: 20, prefix: "m"))  // to the spool too: the collector is gone
         XCTAssertFalse(sink.isConnected)
         let second = try RunningCollector(path: path, port: port)
-        Thread.sleep(forTimeInterval: 0.2)  // past the sink's retry interval
+        // The sink reconnects on its own and resumes: the second collector gets the spooled batch.
+        waitForAcknowledgement(sink, of: 30)
         try sink.write(Self.marks(10, from: 30, prefix: "m"))
         XCTAssertTrue(sink.isConnected)
+        XCTAssertEqual(sink.acknowledgedEventCount, 40, "not spooled")
         sink.close()
         try second.stop()
         // What the sink spools when the collector stored a batch and died before acknowledging it:
@@ -155,8 +160,7 @@ final class CollectorTests: XCTestCase {
         for token in [nil, "guess"] {
             let refused = Self.sink(running.port, process: "intruder", token: token)
             try refused.write(Self.marks(3, prefix: "no"))  // kept for the collector; never sent without the token
-            let deadline = Date().addingTimeInterval(5)
-            while refused.connectionError == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            waitUntil { refused.connectionError != nil }
             XCTAssertTrue(refused.connectionError?.message.contains("token") == true, "\(String(describing: refused.connectionError))")
             refused.close()
         }
@@ -254,15 +258,19 @@ final class CollectorTests: XCTestCase {
         let port = first!.port  // `!`: set just above
         let fallback = MemorySink()
         let sink = Self.sink(port, process: "app", fallback: fallback)
-        try sink.write(Self.marks(3, prefix: "before"))
+        try sink.write(Self.marks(3, prefix: "before"))  // returns once acknowledged
+        XCTAssertEqual(sink.acknowledgedEventCount, 3)
         XCTAssertTrue(sink.isConnected)
         try first?.stop()
         first = nil  // closes the listening socket
-        try sink.write(Self.marks(3, from: 3, prefix: "down", t: 3))
+        try sink.write(Self.marks(3, from: 3, prefix: "down", t: 3))  // returns once the sink found the collector gone
         XCTAssertFalse(sink.isConnected)
         let second = try RunningCollector(path: path, port: port)
-        Thread.sleep(forTimeInterval: 0.1)  // past the sink's retry interval
+        // The sink reconnects on its own (it retries every 50 ms) and sends the second collector the batch it missed.
+        waitForAcknowledgement(sink, of: 6)
+        XCTAssertTrue(sink.isConnected)
         try sink.write(Self.marks(3, from: 6, prefix: "after", t: 6))
+        XCTAssertEqual(sink.acknowledgedEventCount, 9)
         XCTAssertTrue(sink.isConnected)
         sink.close()
         try second.stop()
@@ -298,7 +306,8 @@ final class CollectorTests: XCTestCase {
             let port = first.firstMatch(of: /^listening on \S+:(\d+),/).flatMap { Int($0.1) } ?? 0
             XCTAssertGreaterThan(port, 0, "the real port, not 0")
             let sink = Self.sink(port, process: "app")
-            try sink.write(Self.marks(5, prefix: "m"))
+            try sink.write(Self.marks(5, prefix: "m"))  // returns once acknowledged: the collector has them before the signal
+            XCTAssertEqual(sink.acknowledgedEventCount, 5)
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
             XCTAssertEqual(process.terminationReason, .exit)

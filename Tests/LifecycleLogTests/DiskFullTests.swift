@@ -12,12 +12,18 @@ final class DiskFullTests: XCTestCase {
     /// Standard error goes to a file outside the folder checked, read back into the result (a
     /// command that writes much to both pipes would block on the one the test is not reading).
     /// With `kilobytes` 0 standard error stays a pipe (the limit would cut the file).
-    private func limitedReplay(kilobytes: Int, _ arguments: [String], stdoutTo file: String? = nil) throws -> ProcessResult {
-        if kilobytes == 0 { return try runProgram("/bin/sh", ["-c", "ulimit -f 0; exec \"$@\"", "sh", replayExecutable] + arguments) }
+    /// `environment` is added to this process's own (without its `GITHUB_STEP_SUMMARY`).
+    private func limitedReplay(kilobytes: Int, _ arguments: [String], stdoutTo file: String? = nil,
+                               environment: [String: String] = [:]) throws -> ProcessResult {
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "GITHUB_STEP_SUMMARY" }.merging(environment) { $1 }
+        if kilobytes == 0 {
+            return try runProgram("/bin/sh", ["-c", "ulimit -f 0; exec \"$@\"", "sh", replayExecutable] + arguments, environment: environment)
+        }
         let redirect = file.map { " > '\($0)'" } ?? ""
         let errors = NSTemporaryDirectory() + "/disk-full-stderr-\(getpid())"
         defer { unlink(errors) }
-        var result = try runProgram("/bin/sh", ["-c", "ulimit -f \(kilobytes * 2); exec \"$@\"\(redirect) 2> '\(errors)'", "sh", replayExecutable] + arguments)
+        var result = try runProgram("/bin/sh", ["-c", "ulimit -f \(kilobytes * 2); exec \"$@\"\(redirect) 2> '\(errors)'", "sh", replayExecutable] + arguments,
+                                    environment: environment)
         result.stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
         return result
     }
@@ -80,6 +86,36 @@ final class DiskFullTests: XCTestCase {
             XCTAssertTrue(result.stderr.contains("cannot write to standard output") || result.stderr.contains("cannot write the report's temporary file"),
                           "\(format): \(result.stderr)")
         }
+    }
+
+    /// Issue 28: on a full disk `--format github` left the job summary with its table cut
+    /// mid-row and exited 0. The summary is appended whole or not at all (the file is truncated
+    /// back to what the earlier steps wrote), and the command fails, for one trace (streamed) and several.
+    func testAJobSummaryOnAFullDiskIsLeftAsItWasAndTheCommandFails() throws {
+        let folder = TemporaryFolder()
+        let trace = try bigTrace(folder)
+        let other = folder.file("other.lmdb")
+        try FileManager.default.copyItem(atPath: trace, toPath: other)
+        let summary = folder.file("summary.md")
+        // An earlier step's summary, 1 KiB short of the limit: this step's (about 20 KiB) is cut short.
+        let earlier = "## an earlier step\n\n" + String(repeating: "earlier step's summary\n", count: 15 * 1024 / 23)
+        for traces in [[trace], [trace, other]] {
+            folder.write("summary.md", earlier)
+            let result = try limitedReplay(kilobytes: 16, traces + ["--format", "github"], environment: ["GITHUB_STEP_SUMMARY": summary])
+            assertFailedCleanly(result, "github, \(traces.count) traces")
+            XCTAssertTrue(result.stderr.contains("replay: error: \(summary): cannot append the job summary to $GITHUB_STEP_SUMMARY: File too large"),
+                          "\(traces.count) traces: \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("the summary was left as it was"), result.stderr)
+            XCTAssertTrue(result.stdout.hasPrefix("::"), "the annotations are out: \(result.stdout.prefix(200))")
+            XCTAssertEqual(try String(contentsOfFile: summary, encoding: .utf8), earlier, "\(traces.count) traces: nothing of this step's summary")
+        }
+        // With room, the same summary is appended whole, after the earlier one.
+        let result = try runReplay([trace, "--format", "github"], environment: ["GITHUB_STEP_SUMMARY": summary])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let appended = try String(contentsOfFile: summary, encoding: .utf8)
+        XCTAssertTrue(appended.hasPrefix(earlier + "## replay: "), String(appended.prefix(earlier.count + 100)))
+        XCTAssertGreaterThan(appended.utf8.count, 16 * 1024)
+        XCTAssertTrue(appended.hasSuffix("|\n\n") || appended.hasSuffix("locally).\n\n"), "ends after its last row: \(appended.suffix(200))")
     }
 
     func testRecordIntoATraceOnAFullDiskLeavesTheTraceReadable() throws {

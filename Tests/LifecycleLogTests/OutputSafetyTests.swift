@@ -79,6 +79,91 @@ final class OutputSafetyTests: XCTestCase {
         XCTAssertEqual(try replay("export", lmdb, "-o", folder.path).status, 2, "a folder is never replaced")
     }
 
+    /// Issue 28: `-o` renamed its output over an existing FIFO (or a link to a device) without
+    /// `--force`. Whatever is not a regular file is refused, `--force` or not, and left as it was.
+    func testOutputNeverReplacesAFIFOOrADeviceEvenWithForce() throws {
+        let folder = TemporaryFolder()
+        let lmdb = folder.file("t.lmdb")
+        XCTAssertEqual(try replay("import", example, "-o", lmdb).status, 0)
+        let fifos = ["out.jsonl", "out.json", "out.lmdb", "out.html", "t.expected.json"].map(folder.file)
+        for fifo in fifos { XCTAssertEqual(mkfifo(fifo, 0o600), 0, fifo) }
+        let null = folder.file("null.jsonl")  // a link to a character device
+        try FileManager.default.createSymbolicLink(atPath: null, withDestinationPath: "/dev/null")
+        let fifo = "a FIFO (named pipe)"
+        let attempts: [(arguments: [String], output: String, kind: String)] = [
+            (["export", lmdb, "-o", fifos[0]], fifos[0], fifo),
+            (["export", lmdb, "--format", "perfetto", "-o", fifos[1]], fifos[1], fifo),
+            (["import", example, "-o", fifos[2]], fifos[2], fifo),
+            (["generate", "-o", fifos[2], "--events", "10"], fifos[2], fifo),
+            (["merge", lmdb, "-o", fifos[2]], fifos[2], fifo),
+            (["report", lmdb, "-o", fifos[3]], fifos[3], fifo),
+            (["export", lmdb, "-o", null], null, "a character device"),
+        ]
+        for (arguments, output, kind) in attempts {
+            for force in [false, true] {
+                let result = try runProgram(replayExecutable, arguments + (force ? ["--force"] : []), timeout: 60)
+                XCTAssertFalse(result.timedOut, "\(arguments) hung")
+                XCTAssertEqual(result.status, 2, "\(arguments), force \(force): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("replay: error: \(output): is \(kind), not a regular file; -o replaces only a regular file, with --force too"),
+                              "\(arguments), force \(force): \(result.stderr)")
+            }
+        }
+        let update = try runProgram(replayExecutable, [lmdb, "--expect", fifos[4], "--update-expected"], timeout: 60)
+        XCTAssertEqual(update.status, 2, update.stderr)
+        XCTAssertTrue(update.stderr.contains("\(fifos[4]): is a FIFO (named pipe), not a regular file; --expect replaces only a regular file"), update.stderr)
+        for path in fifos {
+            var info = stat()
+            XCTAssertEqual(lstat(path, &info), 0, path)
+            XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "\(path) is still a FIFO")
+        }
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: null), "/dev/null", "the link is still the link")
+        XCTAssertEqual(folder.contents, ["null.jsonl", "out.html", "out.json", "out.jsonl", "out.lmdb", "t.expected.json", "t.lmdb"], "no temporary file")
+    }
+
+    /// Issue 28: `replay record FIFO` hung for ever, from standard input and with `--listen`
+    /// alike, in the open of the trace (a FIFO blocks it until a writer comes), where the reading
+    /// commands refuse a FIFO at once; so did the library's writers. All refuse it now, at once.
+    func testRecordingIntoAFIFOIsRefusedAtOnce() throws {
+        let folder = TemporaryFolder()
+        let fifo = folder.file("t.lmdb")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let line = #"{"event":"mark","t":1,"label":"x"}"# + "\n"
+        for arguments in [["record", fifo], ["record", fifo, "--input", folder.write("in.jsonl", line)], ["record", "--listen", "127.0.0.1:0", fifo]] {
+            let result = try runProgram(replayExecutable, arguments, stdin: line, timeout: 60)
+            XCTAssertFalse(result.timedOut, "\(arguments) hung")
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("replay: error: \(fifo): is a FIFO (named pipe), not a regular file"), "\(arguments): \(result.stderr)")
+        }
+        // The library's writers, each on a thread of its own so that one that blocks fails the test rather than hanging it.
+        let writers: [(name: String, open: @Sendable () throws -> Void)] = [
+            ("TraceWriter", { _ = try TraceWriter(path: fifo) }),
+            ("TraceFileSink", { _ = try TraceFileSink(path: fifo) }),
+            ("TraceCollector", { _ = try TraceCollector(trace: fifo, port: 0) }),
+        ]
+        for (name, open) in writers {
+            let outcome = Locked<Result<Void, any Error>?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                let result = Result { try open() }
+                outcome.withLock { $0 = result }
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + 60) == .success else {
+                XCTFail("\(name) hung opening a FIFO")
+                continue
+            }
+            var error: LifecycleLogError?
+            if case .failure(let failure)? = outcome.withLock({ $0 }) { error = failure as? LifecycleLogError }
+            XCTAssertEqual(error?.code, .notATrace, "\(name): \(String(describing: error))")
+            XCTAssertTrue(error?.description.hasPrefix("\(fifo): is a FIFO (named pipe), not a regular file, so it cannot be a trace; name a new .lmdb file") ?? false,
+                          "\(name): \(String(describing: error))")
+        }
+        var info = stat()
+        XCTAssertEqual(lstat(fifo, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "still a FIFO")
+        XCTAssertEqual(folder.contents, ["in.jsonl", "t.lmdb"], "no lock file, no temporary file")
+    }
+
     func testErrorsNameTheUsersPathNotTheTemporaryFile() throws {
         let folder = TemporaryFolder()
         let missing = folder.file("no-such-folder/out.lmdb")

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import XCTest
 @testable import LifecycleLog
 
 /// A collector running on a thread of its own until `stop()`, over a real socket on 127.0.0.1
@@ -30,6 +31,32 @@ final class RunningCollector: Sendable {
         done.wait()
         return try result.withLock { $0! }.get()  // `!`: set before `done` is signalled
     }
+}
+
+/// How long a test's `CollectorSink` waits in `write(_:)` for the collector's acknowledgement:
+/// until it comes (or the connection fails, which ends the wait at once), however loaded the
+/// machine. The product's 25 ms keeps an app's main thread from waiting on the network; a test
+/// that asserts what the collector acknowledged, or what the fallback was spared, waits for it.
+let acknowledgementWaitInTests: Duration = .seconds(60)
+
+/// Polls `condition` every 10 ms until it holds or `timeout` passes (generous: what takes
+/// milliseconds on a quiet machine can take seconds on a loaded one); returns whether it held.
+/// Tests wait for the condition they check, never for a wall-clock window.
+@discardableResult
+func waitUntil(timeout: Duration = .seconds(60), _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while try !condition() {
+        if ContinuousClock.now >= deadline { return false }
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    return true
+}
+
+/// Waits (up to 60 s) until the collector has acknowledged the first `count` events given to
+/// `sink`, and fails the test when it has not.
+func waitForAcknowledgement(_ sink: CollectorSink, of count: Int, file: StaticString = #filePath, line: UInt = #line) {
+    waitUntil { sink.acknowledgedEventCount >= count }
+    XCTAssertEqual(sink.acknowledgedEventCount, count, "acknowledged", file: file, line: line)
 }
 
 /// Every event of the trace at `path`, in seq order.

@@ -55,11 +55,15 @@ struct ProcessResult {
     var stdout: String
     var stderr: String
     var signaled: Bool
+    /// Killed after the `timeout` given to ``runProgram(_:_:stdin:environment:timeout:)``.
+    var timedOut = false
 }
 
-/// Runs a program and waits for it.
+/// Runs a program and waits for it; with a `timeout` (seconds), kills it with SIGKILL when it
+/// runs longer (a command that hangs fails its test instead of holding up the run).
 @discardableResult
-func runProgram(_ program: String, _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil) throws -> ProcessResult {
+func runProgram(_ program: String, _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil,
+                timeout: TimeInterval? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
@@ -72,14 +76,29 @@ func runProgram(_ program: String, _ arguments: [String], stdin: String? = nil, 
     let input = Pipe()
     process.standardInput = input
     try process.run()
+    let watch = Locked((finished: false, killed: false))
+    if let timeout {
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            watch.withLock { watch in
+                guard !watch.finished else { return }
+                watch.killed = true
+                kill(pid, SIGKILL)
+            }
+        }
+    }
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    let killed = watch.withLock { watch in
+        watch.finished = true
+        return watch.killed
+    }
     return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                          stderr: String(decoding: errData, as: UTF8.self),
-                         signaled: process.terminationReason == .uncaughtSignal)
+                         signaled: process.terminationReason == .uncaughtSignal, timedOut: killed)
 }
 
 /// Runs the built `replay` with `arguments`.

@@ -20,7 +20,8 @@ import Darwin
 ///   file, …) is replaced, atomically once the output is complete. An empty file
 ///   is replaced too. A file of another kind, or of a kind `replay` does not
 ///   write, is refused unless `force` is set: a mistyped `-o` must not destroy
-///   a recording. A folder is always refused.
+///   a recording. A folder, and anything else that is not a regular file (a
+///   FIFO, a device, a socket), is always refused, `force` or not.
 public enum OutputFile {
     /// What a command writes.
     public enum Kind: String, Sendable, CaseIterable {
@@ -81,6 +82,7 @@ public enum OutputFile {
         if (target.st_mode & S_IFMT) == S_IFDIR {
             throw LifecycleLogError(.invalidArgument, "is a folder; \(argument) needs a file name", path: output)
         }
+        try checkNotSpecial(output, argument: argument)
         if argument == "-o", (target.st_mode & S_IFMT) == S_IFREG, LMDBEnvironment.hasWriter(output) {
             // Renaming a new file over it would leave the writer appending to a file nobody sees (issue 22).
             throw LifecycleLogError(.invalidArgument,
@@ -96,6 +98,24 @@ public enum OutputFile {
                 + (argument == "-o" ? "pass --force to replace it, or choose another name" : "choose another name"),
                 path: output)
         }
+    }
+
+    /// Throws when `output` exists and is neither a regular file nor a folder (a
+    /// FIFO, a device, a socket): a command never replaces it, `--force` or not,
+    /// nor opens it (opening a FIFO blocks until its other end is opened). A
+    /// missing `output`, and `-`, pass.
+    ///
+    /// - Parameter argument: how the message calls `output` (`"-o"`, `"the trace"`, `"--expect"`).
+    /// - Throws: `LifecycleLogError` `invalidArgument` naming `output` and saying what it is.
+    public static func checkNotSpecial(_ output: String, argument: String = "-o") throws {
+        var target = stat()
+        guard output != "-", stat(output, &target) == 0, let special = LMDBFileCheck.specialKind(target) else { return }
+        let rule = switch argument {
+        case "-o": "; -o replaces only a regular file, with --force too; choose a file name"
+        case "the trace": ", so it cannot be a trace; name a new .lmdb file, or a trace to append to"
+        default: "; \(argument) replaces only a regular file; choose a file name"
+        }
+        throw LifecycleLogError(.invalidArgument, "is \(special), not a regular file\(rule)", path: output)
     }
 
     /// Throws when `output` is one of `inputs`: the same file by device and

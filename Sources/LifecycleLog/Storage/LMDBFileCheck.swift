@@ -18,14 +18,26 @@ enum LMDBFileCheck {
     /// Throws `notATrace` or `corruptTrace` when the file at `path` cannot be
     /// a whole LMDB environment. For `reading`, a missing file, a folder, an
     /// empty file or one shorter than LMDB's two meta pages is an error too;
-    /// a writer takes a missing or empty file as a new trace.
+    /// a writer takes a missing or empty file as a new trace. For both, a file
+    /// that is not a regular file (a FIFO, a device, a socket) is `notATrace`,
+    /// found without opening it.
     static func check(_ path: String, reading: Bool) throws {
-        if reading { try checkReadable(path) }
-        let fd = open(path, O_RDONLY)
+        if reading {
+            try checkReadable(path)
+        } else {
+            // A writer is refused a file that is not a regular file just as a reader is: opening a
+            // FIFO would block until something writes to it (`replay record FIFO` hung).
+            var info = stat()
+            if stat(path, &info) == 0 { try checkRegular(path, info, reading: false) }
+        }
+        // Non-blocking: should the path become a FIFO after the check above, the open still returns.
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
         if fd < 0 { return }  // missing or unreadable: liblmdb reports that precisely
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
+        guard fstat(fd, &info) == 0 else { return }
+        try checkRegular(path, info, reading: reading)
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return }  // a folder: liblmdb reports it
         let size = Int64(info.st_size)
         if size == 0 { return }  // a new, empty file: liblmdb initialises it when writing
         var first = [UInt8](repeating: 0, count: 4096)
@@ -77,15 +89,31 @@ enum LMDBFileCheck {
         return size >= 512 && size <= 65536 && size & (size - 1) == 0 ? size : nil
     }
 
-    /// What a file that is not a regular file is, for a message.
-    private static func kind(of mode: mode_t) -> String {
-        switch mode & S_IFMT {
+    /// What a file that is neither a regular file nor a folder is, for a message ("a FIFO (named
+    /// pipe)", "a character device", …), from its `stat`; `nil` for a regular file or a folder.
+    ///
+    /// The one test of "not a regular file" for readers, writers and `-o` (``OutputFile``): such a
+    /// file is judged by `stat` alone, never opened (opening a FIFO blocks until the other end does).
+    static func specialKind(_ info: stat) -> String? {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return nil
         case S_IFCHR: return "a character device"
         case S_IFBLK: return "a block device"
         case S_IFIFO: return "a FIFO (named pipe)"
         case S_IFSOCK: return "a socket"
         default: return "a special file"
         }
+    }
+
+    /// Throws `notATrace` when `info` (the `stat` of `path`) is not a regular file or a folder: a
+    /// trace is a regular file, for reading and for appending.
+    private static func checkRegular(_ path: String, _ info: stat, reading: Bool) throws {
+        guard let kind = specialKind(info) else { return }
+        throw LifecycleLogError(.notATrace,
+            "is \(kind), not a regular file, so it cannot be a trace; "
+            + (reading ? "name a .lmdb file written by `replay import` or the recorder"
+                       : "name a new .lmdb file, or a trace to append to"),
+            path: path)
     }
 
     /// What a reader rejects before looking inside the file.
@@ -96,11 +124,7 @@ enum LMDBFileCheck {
             throw LifecycleLogError(.io, "is a folder, not a trace file; name a .lmdb file (or pass the folder to `replay` to replay every trace in it)", path: path)
         }
         // Never opened (a FIFO would block the open): a trace is a regular file.
-        if (info.st_mode & S_IFMT) != S_IFREG {
-            throw LifecycleLogError(.notATrace,
-                "is \(kind(of: info.st_mode)), not a regular file, so it cannot be a trace; name a .lmdb file written by `replay import` or the recorder",
-                path: path)
-        }
+        try checkRegular(path, info, reading: true)
         if info.st_size < 2 * 4096 {
             throw LifecycleLogError(.notATrace,
                 info.st_size == 0 ? "the file is empty, not a trace; a trace file is written by `replay import` or the recorder"
