@@ -17,7 +17,24 @@ import sys
 
 import lmdb
 
-LAYOUT = 2
+LAYOUT = 3
+CHECKSUM_LAYOUT = 3
+MASK = (1 << 64) - 1
+K = 0xFF51AFD7ED558CCD
+
+
+def checked(value, key, path, what):
+    """A layout-3 value without its 4-byte check (FORMAT.md, "Checksums"), or exit naming it."""
+    if len(value) < 4:
+        sys.exit("%s: %s: too short for its checksum" % (path, what))
+    body, stored = value[:-4], struct.unpack("<I", value[-4:])[0]
+    h = ((0x9E3779B97F4A7C15 ^ ((len(body) * 0xC2B2AE3D27D4EB4F) & MASK) ^ key) * K) & MASK
+    for at in range(0, len(body), 8):
+        (w,) = struct.unpack("<Q", body[at:at + 8].ljust(8, b"\0"))
+        h = ((h ^ w) * K) & MASK
+    if (h ^ (h >> 32)) & 0xFFFFFFFF != stored:
+        sys.exit("%s: %s fails its checksum: the file is damaged" % (path, what))
+    return body
 PLATFORMS = ["iOS", "iPadOS", "macOS", "macCatalyst", "tvOS", "watchOS", "visionOS"]
 PHASES = ["active", "inactive", "background"]
 SCOPES = ["scene", "app", "shared", "group", "document"]
@@ -258,7 +275,8 @@ def main(path):
         if layout > LAYOUT:
             sys.exit("%s: stored layout %d, this reader knows %d" % (path, layout, LAYOUT))
         symbols_db = env.open_db(b"symbols", txn=txn, create=False)
-        symbols = [v.decode("utf-8") for _, v in txn.cursor(db=symbols_db)]
+        symbols = [(checked(bytes(v), i, path, "symbol %d" % i) if layout >= CHECKSUM_LAYOUT else bytes(v)).decode("utf-8")
+                   for i, (_, v) in enumerate(txn.cursor(db=symbols_db))]
         events_db = env.open_db(b"events", txn=txn, create=False)
         out = sys.stdout
         version = txn.get(b"trace-version", db=meta)
@@ -269,8 +287,9 @@ def main(path):
             (seq,) = struct.unpack(">Q", key)
             if seq != expected:
                 sys.exit("%s: seq %d missing" % (path, expected))
+            record = checked(bytes(data), seq, path, "seq %d" % seq) if layout >= CHECKSUM_LAYOUT else bytes(data)
             try:
-                out.write(dumps(decode(bytes(data), symbols)) + "\n")
+                out.write(dumps(decode(record, symbols)) + "\n")
             except (Damaged, UnicodeDecodeError) as error:
                 sys.exit("%s: seq %d: damaged record: %s" % (path, seq, error))
             expected += 1

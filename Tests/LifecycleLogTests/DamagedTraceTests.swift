@@ -200,9 +200,12 @@ final class DamagedTraceTests: XCTestCase {
             let environment = try LMDBEnvironment.open(path: path, mode: .readWriteExclusive)
             try environment.write { txn in
                 let dbs = try TraceDatabases.open(in: txn, path: path)
-                let value = try TraceLayout.seqKey(50).withUnsafeBytes { k in try txn.get(dbs.events, key: k) { Array($0) } }
+                let stored = try TraceLayout.seqKey(50).withUnsafeBytes { k in try txn.get(dbs.events, key: k) { Array($0) } }
+                // Its own checksum, for seq 52: only the gap is wrong.
+                let body = Array(try XCTUnwrap(stored).dropLast(RecordChecksum.size))
+                let check = body.withUnsafeBytes { RecordChecksum.trailer(key: 52, $0) }
                 try TraceLayout.seqKey(52).withUnsafeBytes { k in
-                    try XCTUnwrap(value).withUnsafeBytes { v in try txn.put(dbs.events, key: k, value: v, append: true) }
+                    try (body + [check.0, check.1, check.2, check.3]).withUnsafeBytes { v in try txn.put(dbs.events, key: k, value: v, append: true) }
                 }
             }
         }

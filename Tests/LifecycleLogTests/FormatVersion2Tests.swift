@@ -125,7 +125,7 @@ final class FormatVersion2Tests: XCTestCase {
         let path = folder.file("t.lmdb")
         try TraceInterchange.importJSONLines(from: folder.write("in.jsonl", lines.joined(separator: "\n") + "\n"), to: path)
         XCTAssertEqual(try exportLines(path), lines)
-        XCTAssertEqual(try meta(path, "layout"), 1, "a version-1 trace stays layout 1, readable by earlier versions")
+        XCTAssertEqual(try meta(path, "layout"), 3, "a new trace is layout 3 (checksums), whatever its interchange version")
         XCTAssertEqual(try meta(path, "trace-version"), 1)
         var stored: [Event] = []
         try Trace(path: path).forEachEvent { _, e in stored.append(e); return true }
@@ -209,7 +209,7 @@ final class FormatVersion2Tests: XCTestCase {
         let path = folder.file("v2.lmdb")
         try TraceInterchange.importJSONLines(from: folder.write("in.jsonl", text), to: path)
         XCTAssertEqual(try exportLines(path), [header2] + v2Lines)
-        XCTAssertEqual(try meta(path, "layout"), 2)
+        XCTAssertEqual(try meta(path, "layout"), 3)
         XCTAssertEqual(try meta(path, "trace-version"), 2)
         XCTAssertEqual(try Trace(path: path).formatVersion, 2)
         // Through the command line too.
@@ -237,7 +237,7 @@ final class FormatVersion2Tests: XCTestCase {
             let path = folder.file("t.lmdb")
             try TraceInterchange.importJSONLines(from: folder.write("in.jsonl", header2 + "\n" + body), to: path)
             XCTAssertEqual(try exportLines(path), body.isEmpty ? [header2] : [header2, line])
-            XCTAssertEqual(try meta(path, "layout"), 2)
+            XCTAssertEqual(try meta(path, "layout"), 3)
         }
     }
 
@@ -262,19 +262,22 @@ final class FormatVersion2Tests: XCTestCase {
     }
 
     func testAppendingVersion2DataToALayout1TraceRaisesItsLayoutInTheSameTransaction() throws {
+        // A layout-1 trace written by an earlier version (traces/stored/): appended to, it keeps
+        // records without checksums, and moves to layout 2, not 3, with its first version-2 data.
         let folder = TemporaryFolder()
         let path = folder.file("t.lmdb")
+        try FileManager.default.copyItem(atPath: "\(repositoryRoot)/traces/stored/macos-editor-quit.lmdb", toPath: path)
         let writer = try TraceWriter(path: path)
-        try writer.append(try events(launch()))
+        try writer.append(try events(launch()).map { var e = $0; e.t = 10_000_000; return e })
         XCTAssertEqual(try meta(path, "layout"), 1)
         XCTAssertEqual(writer.formatVersion, 1)
-        try writer.append([Event(t: 5, .kill(reason: "harness", signal: 9, by: "xcuitest"))])
+        try writer.append([Event(t: 10_000_005, .kill(reason: "harness", signal: 9, by: "xcuitest"))])
         XCTAssertEqual(writer.formatVersion, 2)
         XCTAssertEqual(try meta(path, "layout"), 2)
         XCTAssertEqual(try meta(path, "trace-version"), 2)
         let lines = try exportLines(path)
         XCTAssertEqual(lines.first, header2)
-        XCTAssertEqual(lines.last, #"{"event":"kill","t":5,"reason":"harness","signal":9,"by":"xcuitest"}"#)
+        XCTAssertEqual(lines.last, #"{"event":"kill","t":10000005,"reason":"harness","signal":9,"by":"xcuitest"}"#)
         // Reopened, the writer knows the version.
         XCTAssertEqual(try TraceWriter(path: path).formatVersion, 2)
     }
@@ -324,14 +327,16 @@ final class FormatVersion2Tests: XCTestCase {
         try recorder.close()
     }
 
-    func testCommittedStoredTracesStayLayout1AndExportAsBefore() throws {
+    func testCommittedStoredTracesKeepTheirVersionAndExportAsBefore() throws {
         let folder = "\(repositoryRoot)/traces/stored"
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".lmdb") }
         XCTAssertFalse(names.isEmpty)
         for name in names {
             let path = "\(folder)/\(name)"
-            XCTAssertEqual(try Trace(path: path).formatVersion, 1, name)
-            XCTAssertEqual(try exportLines(path).first, header1, name)
+            // The group-widget traces (layouts 2 and 3) hold version-2 data; the older ones do not.
+            let version = name.hasPrefix("group-widget") ? 2 : 1
+            XCTAssertEqual(try Trace(path: path).formatVersion, version, name)
+            XCTAssertEqual(try exportLines(path).first, version == 2 ? header2 : header1, name)
         }
     }
 

@@ -34,10 +34,10 @@ final class ReliabilityTests: XCTestCase {
         let folder = TemporaryFolder()
         let path = folder.file("future.lmdb")
         try TraceInterchange.importJSONLines(from: folder.write("in.jsonl", launch()), to: path)
-        try overwrite(path, database: "meta", key: Array("layout".utf8), with: [0, 0, 0, 3])
+        try overwrite(path, database: "meta", key: Array("layout".utf8), with: [0, 0, 0, 4])
         XCTAssertThrowsError(try Trace(path: path)) { error in
             XCTAssertEqual((error as? LifecycleLogError)?.code, .unsupportedVersion)
-            XCTAssertTrue("\(error)".contains("layout 3") && "\(error)".contains("layout 2"), "\(error)")
+            XCTAssertTrue("\(error)".contains("layout 4") && "\(error)".contains("layout 3"), "\(error)")
         }
         let result = try replay(path)
         XCTAssertEqual(result.status, 2)
@@ -48,7 +48,10 @@ final class ReliabilityTests: XCTestCase {
         let folder = TemporaryFolder()
         let path = folder.file("damaged.lmdb")
         try TraceInterchange.generate(.init(events: 40, seed: 3), to: path)
-        try overwrite(path, database: "events", key: TraceLayout.seqKey(17), with: [99, 1, 2, 3])
+        // Bytes that fail to decode, under a checksum that matches them (the decoder's own check).
+        let garbage: [UInt8] = [99, 1, 2, 3]
+        let check = garbage.withUnsafeBytes { RecordChecksum.trailer(key: 17, $0) }
+        try overwrite(path, database: "events", key: TraceLayout.seqKey(17), with: garbage + [check.0, check.1, check.2, check.3])
         let replayed = try replay(path, "--assert")
         XCTAssertEqual(replayed.status, 2)
         XCTAssertTrue(replayed.stderr.contains("damaged.lmdb: seq 17: stored event is damaged"), replayed.stderr)

@@ -10,11 +10,15 @@
 /// bit (``extensionFlag``) and adds an extension after the layout-1 fields;
 /// `kill` is the new tag 12, and the code tables gained entries.
 enum EventCodec {
-    /// The newest stored layout this version reads (and writes to a trace
-    /// that holds version-2 data).
-    static let layoutVersion: UInt32 = 2
-    /// The layout of a trace without version-2 data: new traces start at it,
-    /// so that they stay readable by earlier versions until they need more.
+    /// The newest stored layout this version reads, and the one it creates traces in: layout 3,
+    /// whose records and symbols end with a ``RecordChecksum`` (issue 28).
+    static let layoutVersion: UInt32 = 3
+    /// The layout of a trace without checksums that holds version-2 data (a trace created before
+    /// layout 3 moves to it when it first stores version-2 data, as before).
+    static let version2LayoutVersion: UInt32 = 2
+    /// The first layout whose records and symbols carry a checksum.
+    static let checksumLayoutVersion: UInt32 = 3
+    /// The layout of a trace written before layout 2 that holds no version-2 data.
     static let baseLayoutVersion: UInt32 = 1
     /// The bit of the tag byte that says an extension follows the layout-1 fields.
     static let extensionFlag: UInt8 = 0x80

@@ -14,8 +14,8 @@ extension TraceWriter {
             try environment.read { txn in
                 var symbols = SymbolTable()
                 try databases.loadSymbols(into: &symbols, in: txn, path: path)
-                try txn.forEach(databases.events) { _, value in
-                    let event = try EventCodec.decode(value, symbols: symbols)
+                try txn.forEach(databases.events) { key, value in
+                    let event = try databases.decode(value, seq: TraceLayout.seq(fromKey: key) ?? 0, symbols: symbols)
                     if let delivery = TraceInterchange.Delivery(event), delivery.n == (result[delivery.client] ?? 0) &+ 1 {
                         result[delivery.client] = delivery.n
                     }

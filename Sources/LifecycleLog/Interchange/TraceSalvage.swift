@@ -63,9 +63,13 @@ extension TraceInterchange {
         try body("{\"format\":\"lifecycle-trace\",\"version\":\(version)}\n")
         var summary = SalvageSummary()
         var symbols: SymbolTable?
+        // Whether records end with a checksum (layout 3): known when liblmdb opens the file; else
+        // each record counts as checksummed when its check matches (see `verified`).
+        var checksummed: Bool?
         do {
             let trace = try Trace(path: path)
             symbols = trace.symbols
+            checksummed = trace.databases.checksummed
             do {
                 try trace.forEachEvent { seq, event in
                     try body(event.jsonLine + "\n")
@@ -82,23 +86,53 @@ extension TraceInterchange {
         }
         summary.readInOrder = summary.events
         let scan = try LMDBPageScan(path: path)
-        let table = symbols ?? scanSymbols(scan)
-        try scanEvents(scan, symbols: table, after: summary.lastSeq, into: &summary, body)
+        if checksummed == nil { checksummed = scanLayout(scan).map { $0 >= EventCodec.checksumLayoutVersion } }
+        let table = symbols ?? scanSymbols(scan, checksummed: checksummed)
+        try scanEvents(scan, symbols: table, checksummed: checksummed, after: summary.lastSeq, into: &summary, body)
         return summary
+    }
+
+    /// The bytes of a record found in the pages, without its checksum: `nil` when the trace has
+    /// checksums and this one fails (such a record is never presented as recovered). When it is
+    /// not known whether the trace has them, a record whose last four bytes are its check is taken
+    /// as checksummed (a record of an earlier layout matches by chance once in four billion), and
+    /// any other as a record of an earlier layout, which the decoder then checks as before.
+    private static func verified(_ value: [UInt8], key: UInt64, checksummed: Bool?) -> [UInt8]? {
+        let body = value.withUnsafeBytes { RecordChecksum.body(of: $0, key: key).map { Array($0) } }
+        switch checksummed {
+        case true?: return body
+        case false?: return value
+        case nil: return body ?? value
+        }
+    }
+
+    /// The stored layout, from the `layout` entry of the meta database found in the file's pages
+    /// (the newest when copies differ); `nil` when none is left.
+    private static func scanLayout(_ scan: borrowing LMDBPageScan) -> UInt32? {
+        let key = Array(TraceLayout.layoutKey.utf8)
+        var layout: UInt32?
+        for page in 2..<max(2, scan.pageCount) {
+            for entry in scan.leafEntries(ofPage: page) ?? [] where entry.key == key && entry.value.count == 4 {
+                let found = entry.value.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                if found <= EventCodec.layoutVersion { layout = max(layout ?? 0, found) }
+            }
+        }
+        return layout
     }
 
     /// The strings of every leaf of the symbols database left in the file
     /// (4-byte big-endian ids, UTF-8 strings), from id 0 for as long as they
     /// run on without a gap.
-    private static func scanSymbols(_ scan: borrowing LMDBPageScan) -> SymbolTable {
+    private static func scanSymbols(_ scan: borrowing LMDBPageScan, checksummed: Bool?) -> SymbolTable {
         var found: [UInt32: String] = [:]
         for page in 2..<max(2, scan.pageCount) {
             guard let entries = scan.leafEntries(ofPage: page),
                   entries.filter({ $0.key.count == 4 }).count * 2 > entries.count else { continue }
             for entry in entries where entry.key.count == 4 {
                 let id = entry.key.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                let s = String(decoding: entry.value, as: UTF8.self)
-                guard s.utf8.elementsEqual(entry.value) else { continue }
+                guard let value = verified(entry.value, key: UInt64(id), checksummed: checksummed) else { continue }
+                let s = String(decoding: value, as: UTF8.self)
+                guard s.utf8.elementsEqual(value) else { continue }
                 if found[id] == nil { found[id] = s }
             }
         }
@@ -112,7 +146,7 @@ extension TraceInterchange {
 
     /// Writes the events with seqs above `after` found in the file's leaf
     /// pages, in seq order, each once.
-    private static func scanEvents(_ scan: borrowing LMDBPageScan, symbols: SymbolTable, after: UInt64,
+    private static func scanEvents(_ scan: borrowing LMDBPageScan, symbols: SymbolTable, checksummed: Bool?, after: UInt64,
                                    into summary: inout SalvageSummary, _ body: (String) throws -> Void) throws {
         // Pass 1: which pages hold event records above `after`, and their seq range.
         // Kept per page, not per event, so memory grows with the file's pages.
@@ -134,8 +168,8 @@ extension TraceInterchange {
             for (seq, entry) in run {
                 guard seq >= next, seq <= highest else { continue }
                 // A record that does not decode may be whole in another copy of its page.
-                guard let event = decode(entry.value, symbols)
-                    ?? alternative(seq, in: leaves, besides: leaf.page, scan, symbols) else { continue }
+                guard let event = decode(entry.value, seq: seq, symbols, checksummed: checksummed)
+                    ?? alternative(seq, in: leaves, besides: leaf.page, scan, symbols, checksummed: checksummed) else { continue }
                 if seq > next { summary.missing.append(next...(seq - 1)) }
                 try body(event.jsonLine + "\n")
                 summary.events += 1
@@ -145,17 +179,18 @@ extension TraceInterchange {
         }
     }
 
-    private static func decode(_ value: [UInt8], _ symbols: SymbolTable) -> Event? {
-        try? value.withUnsafeBytes { try EventCodec.decode($0, symbols: symbols) }
+    private static func decode(_ value: [UInt8], seq: UInt64, _ symbols: SymbolTable, checksummed: Bool?) -> Event? {
+        guard let body = verified(value, key: seq, checksummed: checksummed) else { return nil }
+        return try? body.withUnsafeBytes { try EventCodec.decode($0, symbols: symbols) }
     }
 
     /// The record of `seq` from another leaf page that holds it and where it decodes (rare: only
     /// for a record that is damaged in the first copy found, so a linear search is enough).
     private static func alternative(_ seq: UInt64, in leaves: [Leaf], besides page: Int,
-                                    _ scan: borrowing LMDBPageScan, _ symbols: SymbolTable) -> Event? {
+                                    _ scan: borrowing LMDBPageScan, _ symbols: SymbolTable, checksummed: Bool?) -> Event? {
         for leaf in leaves where leaf.page != page && leaf.first <= seq && seq <= leaf.last {
             for (other, entry) in eventRecords(scan.leafEntries(ofPage: leaf.page)) ?? [] where other == seq {
-                if let event = decode(entry.value, symbols) { return event }
+                if let event = decode(entry.value, seq: seq, symbols, checksummed: checksummed) { return event }
             }
         }
         return nil

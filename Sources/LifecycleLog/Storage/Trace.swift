@@ -204,6 +204,7 @@ public final class Trace {
                     let symbols = self.symbols
                     prepare(symbols)
                     let path = self.path
+                    let databases = self.databases
                     do {
                         try TraceLayout.seqKey(expected).withUnsafeBytes { from in
                             // Each batch is copied out of the map, and checked against a writer
@@ -217,7 +218,8 @@ public final class Trace {
                                     }
                                     let event: Decoded
                                     do {
-                                        event = try decode(UnsafeRawBufferPointer(start: values[i].mv_data, count: values[i].mv_size), symbols)
+                                        let record = UnsafeRawBufferPointer(start: values[i].mv_data, count: values[i].mv_size)
+                                        event = try decode(databases.body(ofRecord: record, seq: expected), symbols)
                                     } catch var error as LifecycleLogError {
                                         error.path = path
                                         error.seq = expected

@@ -39,6 +39,8 @@ struct TraceDatabases: Sendable {
     var meta: LMDBDatabase
     var symbols: LMDBDatabase
     var events: LMDBDatabase
+    /// Whether every event record and symbol ends with a ``RecordChecksum`` (layout 3 and later).
+    var checksummed: Bool
 
     /// Opens the databases of an existing trace and checks its metadata.
     static func open(in txn: borrowing LMDBTransaction, path: String) throws -> TraceDatabases {
@@ -71,7 +73,7 @@ struct TraceDatabases: Sendable {
               let events = try txn.openDatabase(TraceLayout.eventsDatabase, create: false) else {
             throw LifecycleLogError(.corruptTrace, "the trace lacks its symbols or events database; the file is damaged", path: path)
         }
-        return TraceDatabases(meta: meta, symbols: symbols, events: events)
+        return TraceDatabases(meta: meta, symbols: symbols, events: events, checksummed: layout >= EventCodec.checksumLayoutVersion)
     }
 
     /// Creates the databases and metadata of a new trace.
@@ -86,12 +88,29 @@ struct TraceDatabases: Sendable {
             }
         }
         try put(TraceLayout.formatKey, Array(TraceLayout.formatName.utf8))
-        // A new trace is layout 1, trace version 1, until it holds version-2 data
-        // (``raiseFormatVersion(to:in:)``): earlier versions keep reading it until then.
-        try put(TraceLayout.layoutKey, TraceLayout.u32(EventCodec.baseLayoutVersion))
+        // A new trace is layout 3 (checksums; issue 28), trace version 1 until it holds version-2
+        // data (``raiseFormatVersion(to:in:)``). Versions before layout 3 refuse it by its layout,
+        // naming it, rather than read records whose last four bytes they do not know.
+        try put(TraceLayout.layoutKey, TraceLayout.u32(EventCodec.layoutVersion))
         try put(TraceLayout.traceVersionKey, TraceLayout.u32(1))
         try put(TraceLayout.writerKey, Array(TraceLayout.writerName.utf8))
-        return TraceDatabases(meta: meta, symbols: symbols, events: events)
+        return TraceDatabases(meta: meta, symbols: symbols, events: events, checksummed: true)
+    }
+
+    /// The bytes of the event record stored under `seq`, without its checksum, once the checksum
+    /// matches (layout 3); the record itself in earlier layouts.
+    ///
+    /// - Throws: `LifecycleLogError` `corruptTrace` naming the seq when the check fails.
+    @inline(__always)
+    func body(ofRecord record: UnsafeRawBufferPointer, seq: UInt64) throws(LifecycleLogError) -> UnsafeRawBufferPointer {
+        guard checksummed else { return record }
+        guard let body = RecordChecksum.body(of: record, key: seq) else { throw RecordChecksum.mismatch(seq: seq) }
+        return body
+    }
+
+    /// The event stored under `seq`, checked (layout 3) and decoded.
+    func decode(_ record: UnsafeRawBufferPointer, seq: UInt64, symbols: SymbolTable) throws -> Event {
+        try EventCodec.decode(body(ofRecord: record, seq: seq), symbols: symbols)
     }
 
     /// A 4-byte big-endian number of `meta`; `nil` when missing or not 4 bytes.
@@ -111,7 +130,7 @@ struct TraceDatabases: Sendable {
 
     /// Makes the trace a trace of interchange format `version` (at least 2):
     /// sets `trace-version`, and `layout` to 2, unless they are already that
-    /// high. Called in the transaction that stores the first version-2 data,
+    /// high (a layout-3 trace stays layout 3). Called in the transaction that stores the first version-2 data,
     /// so earlier versions refuse the file by its layout from then on.
     func raiseFormatVersion(to version: Int, in txn: borrowing LMDBTransaction) throws -> Int {
         let stored = try formatVersion(in: txn)
@@ -121,7 +140,7 @@ struct TraceDatabases: Sendable {
                 try TraceLayout.u32(value).withUnsafeBytes { v in try txn.put(meta, key: k, value: v, append: false) }
             }
         }
-        if layout < EventCodec.layoutVersion { try put(TraceLayout.layoutKey, EventCodec.layoutVersion) }
+        if layout < EventCodec.version2LayoutVersion { try put(TraceLayout.layoutKey, EventCodec.version2LayoutVersion) }
         if stored < version { try put(TraceLayout.traceVersionKey, UInt32(version)) }
         return max(stored, version)
     }
@@ -136,6 +155,15 @@ struct TraceDatabases: Sendable {
                 let expected = TraceLayout.symbolKey(UInt32(loaded.count))
                 guard key.elementsEqual(expected) else {
                     throw LifecycleLogError(.corruptTrace, "string #\(loaded.count) is missing from the symbols database; the file is damaged", path: path)
+                }
+                var value = value
+                if checksummed {
+                    guard let body = RecordChecksum.body(of: value, key: UInt64(loaded.count)) else {
+                        var error = RecordChecksum.symbolMismatch(id: loaded.count)
+                        error.path = path
+                        throw error
+                    }
+                    value = body
                 }
                 let s = String(decoding: value, as: UTF8.self)
                 guard s.utf8.elementsEqual(value) else {

@@ -115,7 +115,7 @@ public final class TraceWriter {
                     if let key = try txn.lastKey(dbs.events) {
                         last = key.withUnsafeBytes { TraceLayout.seq(fromKey: $0) } ?? 0
                         lastT = try key.withUnsafeBytes { k in
-                            try txn.get(dbs.events, key: k) { try EventCodec.decode($0, symbols: table).t }
+                            try txn.get(dbs.events, key: k) { try dbs.decode($0, seq: last, symbols: table).t }
                         } ?? 0
                     }
                     if cached == nil { try Self.checkSeqs(dbs.events, last: last, in: txn, path: path) }
@@ -241,7 +241,7 @@ public final class TraceWriter {
                     // appended in the transaction of the events using them) and its last t.
                     try databases.loadSymbols(into: &symbols, in: txn, path: path, forWriting: true)
                     floor = try TraceLayout.seqKey(storedSeq).withUnsafeBytes { k in
-                        try txn.get(databases.events, key: k) { try EventCodec.decode($0, symbols: symbols).t }
+                        try txn.get(databases.events, key: k) { try databases.decode($0, seq: storedSeq, symbols: symbols).t }
                     } ?? 0
                     version = try databases.formatVersion(in: txn)
                 }
@@ -305,11 +305,20 @@ public final class TraceWriter {
         let needsVersion2 = EventCodec.encode(event, into: &scratch, symbols: &symbols)
         for id in before..<symbols.count {
             let key = TraceLayout.symbolKey(UInt32(id))
+            var value = Array(symbols.strings[id].utf8)
+            if databases.checksummed {
+                let c = value.withUnsafeBytes { RecordChecksum.trailer(key: UInt64(id), $0) }
+                value += [c.0, c.1, c.2, c.3]
+            }
             try key.withUnsafeBytes { k in
-                try Array(symbols.strings[id].utf8).withUnsafeBytes { v in
+                try value.withUnsafeBytes { v in
                     try txn.put(databases.symbols, key: k, value: v, append: true)
                 }
             }
+        }
+        if databases.checksummed {
+            let c = scratch.withUnsafeBytes { RecordChecksum.trailer(key: seq, $0) }
+            scratch.byte(c.0); scratch.byte(c.1); scratch.byte(c.2); scratch.byte(c.3)
         }
         var key = seq.bigEndian  // on the stack: no allocation per event
         try withUnsafeBytes(of: &key) { k in
