@@ -4,34 +4,22 @@ import XCTest
 
 /// `replay merge` places a spooled batch the collector's trace lacks between its sink's neighbours
 /// in the trace (spec/collector-protocol.md, "Delivery"). Since issue 21 the reference sink resumes
-/// and the collector gets such a batch itself, so the trace here comes from a client that does not
-/// resume (an older sink): a raw connection that sends deliveries 1–10, then, on a new connection
-/// after a gap in time, 21–30; 11–20 are only in the spool.
+/// and the collector gets such a batch itself, and since issue 28 a collector refuses deliveries from
+/// a connection that did not name their client, so such a trace comes only from an older collector
+/// and an older sink: deliveries 1–10 from one connection, then, after a gap in time, 21–30 from
+/// another, each moved by its connection's offset; 11–20 are only in the spool. The trace is
+/// imported as that collector stored it.
 final class MergePlacementTests: XCTestCase {
-    private func event(_ n: Int, t: Int) -> String {
-        #"{"event":"mark","t":\#(t),"label":"m:\#(n)","delivery":{"client":"old-sink","n":\#(n),"t":\#(t)}}"# + "\n"
-    }
-
-    private func send(_ port: Int, _ lines: String) throws {
-        let fd = try SocketIO.connect(host: "127.0.0.1", port: port, until: .now + .seconds(5))
-        defer { close(fd) }
-        let handshake = #"{"lifecycle-log":"collector","version":1,"process":"com.example.app"}"# + "\n"
-        try SocketIO.sendAll(fd, Array((handshake + lines).utf8), until: .now + .seconds(5))
-        var input: [UInt8] = []
-        let deadline = ContinuousClock.now + .seconds(60)  // the acknowledgement, however loaded the machine
-        while !String(decoding: input, as: UTF8.self).contains(#""ack":10"#), SocketIO.wait(fd, for: Int32(POLLIN), until: deadline) {
-            if SocketIO.receive(fd, into: &input) == .closed { break }
-        }
+    private func event(_ n: Int, t: Int, offset: Int) -> String {
+        #"{"event":"mark","t":\#(t + offset),"process":"com.example.app","label":"m:\#(n)","delivery":{"client":"old-sink","n":\#(n),"t":\#(t)}}"#
     }
 
     func testASpooledBatchTheTraceLacksIsPlacedBetweenItsSinksNeighbours() throws {
         let folder = TemporaryFolder()
         let path = folder.file("c.lmdb")
-        let running = try RunningCollector(path: path)
-        try send(running.port, (1...10).map { event($0, t: $0 * 10) }.joined())
-        Thread.sleep(forTimeInterval: 0.3)  // the next connection arrives later: the collector moves it on its own offset
-        try send(running.port, (21...30).map { event($0, t: $0 * 10) }.joined())
-        try running.stop()
+        let stored = [#"{"format":"lifecycle-trace","version":2}"#] + (1...10).map { event($0, t: $0 * 10, offset: 1000) }
+            + (21...30).map { event($0, t: $0 * 10, offset: 1300) }
+        try TraceInterchange.importJSONLines(from: folder.write("c.jsonl", stored.joined(separator: "\n") + "\n"), to: path)
 
         let spool = folder.file("spool.jsonl")
         let sink = SpoolSink(path: spool)

@@ -64,6 +64,36 @@ package struct GroupKeys: Sendable {
     /// Counts the writes and saves of group keys: a set-aside process remembers the epoch it was
     /// set aside at, and catches up on the keys whose ``Key/writeEpoch`` or ``Key/saveEpoch`` is later.
     var epoch: UInt64 = 0
+    /// The keys changed, with each change's epoch, oldest first: a process set aside a short while
+    /// ago catches up on these instead of on every key it holds. The older half is dropped when it
+    /// holds more than ``changeLogLimit`` entries and four times the keys; a process set aside
+    /// before the oldest entry catches up key by key instead.
+    var changes: [(epoch: UInt64, name: Name)] = []
+    static let changeLogLimit = 4096
+
+    mutating func logChange(_ name: Name) {
+        if changes.count > Self.changeLogLimit, changes.count > 4 * keys.count { changes.removeFirst(changes.count / 2) }
+        changes.append((epoch, name))
+    }
+
+    /// The keys changed since `since`, each once, when the log still reaches back that far and
+    /// that is fewer than `limit` entries; `nil` otherwise (then catch up key by key).
+    func changed(since: UInt64, limit: Int) -> [Name]? {
+        guard epoch &- since <= UInt64(limit), let first = changes.first, first.epoch <= since &+ 1 else { return nil }
+        // Epochs are logged in order: the first entry after `since`, by binary search.
+        var low = 0, high = changes.count
+        while low < high {
+            let mid = (low + high) / 2
+            if changes[mid].epoch <= since { low = mid + 1 } else { high = mid }
+        }
+        var names: [Name] = []
+        for entry in changes[low...] {
+            // `!`: a logged name is a key. Each key once: at its latest change.
+            let key = keys[entry.name]!
+            if entry.epoch == max(key.writeEpoch, key.saveEpoch) { names.append(entry.name) }
+        }
+        return names
+    }
 
     /// Whether a `group` key was read or written yet: until then nothing here is kept.
     var started = false
@@ -109,6 +139,7 @@ package struct GroupKeys: Sendable {
         keys[key]!.saved = version
         keys[key]!.saveEpoch = epoch
         if !keys[key]!.isDirty { dirty.remove(key) }
+        logChange(key)
         return version
     }
 
@@ -151,6 +182,7 @@ package struct GroupKeys: Sendable {
         keys[key]!.version = version
         keys[key]!.writeEpoch = epoch
         dirty.insert(key)
+        logChange(key)
         seen[writer.process, default: [:]][writer.instance, default: [:]][key] = Seen(version: version, seq: seq)
         return lost
     }

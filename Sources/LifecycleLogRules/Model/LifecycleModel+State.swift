@@ -339,6 +339,8 @@ package struct RunState {
 package struct RestorationSource: Hashable {
     /// The window's instance number.
     var instance: Int
+    /// The window's id: where it is found among the open windows (``LifecycleModel/windowIndex(_:)``).
+    var id: Name
     /// How many of its scene keys (the first ones: keys are only added) the slot holds.
     var keyCount: Int
 }

@@ -59,7 +59,7 @@ extension LifecycleModel {
     /// window opens in the slot, or this window closes) instead of at every save.
     mutating func restorationSaved(by index: Int) {
         let instance = openWindows[index].instance
-        let source = RestorationSource(instance: instance, keyCount: openWindows[index].sceneKeys.count)
+        let source = RestorationSource(instance: instance, id: openWindows[index].id, keyCount: openWindows[index].sceneKeys.count)
         // An earlier window that a later one of its identity followed no longer decides what is restored.
         if restorationOwners[openWindows[index].restorationSlot] == instance { restorationSources[openWindows[index].restorationSlot] = source }
         if restorationOwners[openWindows[index].idSlot] == instance { restorationSources[openWindows[index].idSlot] = source }
@@ -75,8 +75,10 @@ extension LifecycleModel {
     mutating func materializeRestoration(_ slot: Int) {
         guard let source = restorationSources[slot] else { return }
         restorationSources[slot] = nil
-        // `!`: a source is dropped when its window closes (``removeWindow(at:)``), so it is open.
-        let index = openWindows.firstIndex { $0.instance == source.instance }!
+        // `!`: a source is dropped when its window closes (``removeWindow(at:)``), so it is open, under
+        // its id (found by it: a scan of the open windows at each save made N open windows quadratic).
+        let index = windowIndex(source.id)!
+        assert(openWindows[index].instance == source.instance)
         restorations[slot].setSavedVersions(of: openWindows[index].sceneKeys, count: source.keyCount)
     }
 

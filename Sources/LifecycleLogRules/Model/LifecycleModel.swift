@@ -22,6 +22,8 @@ package struct LifecycleModel: Sendable {
     var ownPhaseCounts = PhaseCounts()
     /// Storage for the windows one phase event sends into or out of the background, reused.
     var crossingScratch: [(id: Name, intoBackground: Bool)] = []
+    /// The open windows by scene and by scene and value, in open order (for `duplicate-window`).
+    var openByScene = OpenWindowsByScene()
     /// Closed windows whose table storage ``addWindow`` reuses.
     var closedWindows: [OpenWindow] = []
     /// For each window id (a ``Name``), its position in ``openWindows``, or -1.
@@ -104,6 +106,7 @@ package struct LifecycleModel: Sendable {
     mutating func addWindow(instance: Int, id: Name, scene: Name, canonicalValue: String?, restored: Bool,
                             openSeq: UInt64, restorationSlot: Int) -> Int {
         windowSlots.set(Int(id), Int32(openWindows.count))
+        openByScene.opened(.init(instance: instance, id: id), scene: scene, value: canonicalValue)
         ownPhaseCounts.add(nil, 1)
         let seen = SeenVersions(atStart: sharedVersions, startSeq: openSeq)
         if !closedWindows.isEmpty {
@@ -127,6 +130,7 @@ package struct LifecycleModel: Sendable {
         if restorationSources[slot]?.instance == instance { materializeRestoration(slot) }
         if idSlot != slot, restorationSources[idSlot]?.instance == instance { materializeRestoration(idSlot) }
         ownPhaseCounts.add(openWindows[index].ownPhase, -1)
+        openByScene.closed(.init(instance: instance, id: openWindows[index].id), scene: openWindows[index].scene, value: openWindows[index].canonicalValue)
         windowSlots.set(Int(openWindows[index].id), -1)
         let last = openWindows.count - 1
         if index != last {

@@ -37,20 +37,25 @@ extension LifecycleReducer {
     /// (issue 28: applying each to every set-aside process at once made replay time grow with the
     /// square of the processes).
     ///
-    /// Brings a set-aside process's model up to date with what other processes did to the group
+    /// Brings a set-aside process's model up to date, in place (a copy would copy its tables at
+    /// the first change) with what other processes did to the group
     /// keys it holds since it was set aside (at ``ParkedProcess/groupEpoch``): for each such key,
     /// its last write by another process, then its last save. That is what applying every effect
     /// in order leaves: a write by another process sets the key's version and takes it from this
     /// run whatever came before, and saved versions only grow (a later save takes off whatever an
     /// earlier one took off an undecided background save). A process waiting for its end after a
     /// willTerminate keeps them for its next event, as before (its end is judged without them).
-    func caughtUp(_ parkedProcess: ParkedProcess) -> ParkedProcess {
-        guard parkedProcess.groupEpoch != groupKeys.epoch else { return parkedProcess }
-        var parkedProcess = parkedProcess
+    func catchUp(_ parkedProcess: inout ParkedProcess) {
+        guard parkedProcess.groupEpoch != groupKeys.epoch else { return }
         let since = parkedProcess.groupEpoch
         parkedProcess.groupEpoch = groupKeys.epoch
         var effects: [GroupEffect] = []
-        for name in parkedProcess.model.groupKeyNames {
+        // The keys changed since, when fewer than the keys it holds (a process set aside for a
+        // moment, as an app and its widget take turns); else every key it holds. Either way each
+        // catch-up costs the fewer of the two, not every key of the trace.
+        let held = parkedProcess.model.groupKeyPositions.count
+        let names = groupKeys.changed(since: since, limit: held) ?? Array(parkedProcess.model.groupKeyNames)
+        for name in names {
             guard let key = groupKeys.keys[name] else { continue }
             if key.writeEpoch > since, let latest = key.latest { effects.append(.written(name, version: latest.version, seq: latest.seq)) }
             if key.saveEpoch > since { effects.append(.saved(name, version: key.saved)) }
@@ -60,7 +65,13 @@ extension LifecycleReducer {
         } else {
             for effect in effects { parkedProcess.model.apply(effect) }
         }
-        return parkedProcess
+    }
+
+    /// `parkedProcess`, caught up (``catchUp(_:)``), for a read that keeps the set-aside original.
+    func caughtUp(_ parkedProcess: ParkedProcess) -> ParkedProcess {
+        var copy = parkedProcess
+        catchUp(&copy)
+        return copy
     }
 
     /// What other processes did to group keys while the current process waited for its end after

@@ -277,9 +277,10 @@ public struct LifecycleReducer: Sendable {
         parkedMarks.set(currentProcess, Self.heldBack(by: setAside))
         parked[currentProcess] = setAside
         var next: ParkedProcess
-        if let taken = parked.removeValue(forKey: process) {
+        if var taken = parked.removeValue(forKey: process) {
             parkedMarks.remove(process)
-            next = caughtUp(taken)
+            catchUp(&taken)
+            next = taken
         } else {
             next = ParkedProcess(model: LifecycleModel(), rules: RuleSet(configuration: configuration, custom: customRules), groupEpoch: groupKeys.epoch)
         }
@@ -299,8 +300,8 @@ public struct LifecycleReducer: Sendable {
     @inline(never)
     mutating func exposeParked(seq: UInt64) {
         for process in parked.keys.sorted() {
-            guard let taken = parked.removeValue(forKey: process) else { continue }
-            var other = caughtUp(taken)
+            guard var other = parked.removeValue(forKey: process) else { continue }
+            catchUp(&other)
             swap(&other.model.names, &model.names)
             swap(&other.rules.findings, &rules.findings)
             let reporting = other.rules.findings.process

@@ -12,13 +12,11 @@ package struct DuplicateWindow: BuiltInRule {
         let canonical = model.openWindows[index].canonicalValue
         guard declaration.isSingleInstance || (canonical != nil && declaration.isPerValue) else { return }
         let singleInstance = declaration.isSingleInstance
-        // The earliest other open window of the same scene (and value), found in place.
-        var earliest: Int?
-        for i in model.openWindows.indices
-        where i != index && model.openWindows[i].scene == scene && (singleInstance || model.openWindows[i].canonicalValue == canonical) {
-            if earliest.map({ model.openWindows[i].openSeq < model.openWindows[$0].openSeq }) ?? true { earliest = i }
+        // The earliest other open window of the same scene (and value), from the model's index.
+        if let other = model.openByScene.earliest(of: scene, value: singleInstance ? nil : canonical, besides: model.openWindows[index].instance),
+           let earliest = model.windowIndex(other.id) {
+            report(index, other: earliest, declaration, now, model, &findings)
         }
-        if let earliest { report(index, other: earliest, declaration, now, model, &findings) }
     }
 
     /// An `ImmersiveSpace` opens: any open window of any `ImmersiveSpace` scene is one too many.

@@ -6,6 +6,10 @@ package struct FindingQueue: Sendable {
     let configuration: RuleConfiguration
     /// Findings that a later event may still join (their seq is at or past the watermark).
     var unsettled: [Finding] = []
+    /// The lowest seq of ``unsettled`` (`.max`: none): whether anything settles is one comparison,
+    /// not a scan of every waiting finding at every event (issue 28: findings held back by a low
+    /// watermark made such a scan quadratic).
+    private(set) var lowestUnsettled: UInt64 = .max
     /// The (rule, seq) pairs of ``unsettled``: one finding per rule and seq.
     var reportedSlots: Set<FindingSlot> = []
     /// Findings that are final, sorted by seq then rule.
@@ -38,18 +42,24 @@ package struct FindingQueue: Sendable {
         let subject = subject?.bounded()
         let about = process.flatMap { p in subject.map { $0.adding(detail: "process:\(p)") } } ?? subject
         unsettled.append(Finding(rule: rule, severity: severity, seq: seq, related: related, message: text, subject: about))
+        lowestUnsettled = min(lowestUnsettled, seq)
     }
 
     /// Makes every finding anchored below `mark` final, in order.
     mutating func settle(below mark: UInt64) {
-        guard unsettled.contains(where: { $0.seq < mark }) else { return }
+        guard lowestUnsettled < mark else { return }
         var final: [Finding] = []
+        var lowest = UInt64.max
         unsettled.removeAll { finding in
-            guard finding.seq < mark else { return false }
+            guard finding.seq < mark else {
+                lowest = min(lowest, finding.seq)
+                return false
+            }
             final.append(finding)
             reportedSlots.remove(FindingSlot(seq: finding.seq, rule: finding.rule))
             return true
         }
+        lowestUnsettled = lowest
         final.sort { a, b in a.seq != b.seq ? a.seq < b.seq : a.rule < b.rule }
         settled.append(contentsOf: final)
     }

@@ -58,7 +58,9 @@ extension LifecycleModel {
         for key in keys {
             switch key.scope {
             case .scene:
-                if let owner = openWindows.first(where: { $0.instance == key.instance }) { scenes.append(names[owner.scene]) }
+                // The owner, found by its id (a scan of the open windows per key made a background
+                // of N windows, each with a key, quadratic); another instance with that id is not it.
+                if let w = windowIndex(key.window), openWindows[w].instance == key.instance { scenes.append(names[openWindows[w].scene]) }
                 keyNames.append("scene:\(names[key.name])")
             case .document:
                 keyNames.append("document:\(Self.documentKey(names[key.name]).name)")

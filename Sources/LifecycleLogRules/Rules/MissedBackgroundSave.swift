@@ -24,13 +24,16 @@ package struct MissedBackgroundSave: BuiltInRule {
     }
 
     private mutating func record(_ pending: PendingSave, _ model: borrowing LifecycleModel) {
-        var record = missed[pending.seq] ?? (keys: [], related: [], subject: nil)
-        record.keys.formUnion(pending.keys)
-        record.related.formUnion(model.lastWriteSeqs(pending.keys))
         // The scenes of the windows that own scene keys, while they are still open.
         let subject = model.subject(keys: pending.keys)
-        record.subject = record.subject.map { $0.merging(subject) } ?? subject
-        missed[pending.seq] = record
+        let related = model.lastWriteSeqs(pending.keys)
+        // In place: a copy of the record at each window's decision made a background of N windows
+        // quadratic. The subject keeps the first of each list, as the report does
+        // (FindingSubject.bounded()), so merging it stays small.
+        missed[pending.seq, default: (keys: [], related: [], subject: nil)].keys.formUnion(pending.keys)
+        missed[pending.seq]!.related.formUnion(related)  // `!`: made just above
+        let merged = missed[pending.seq]!.subject.map { $0.merging(subject) } ?? subject  // `!`: as above
+        missed[pending.seq]!.subject = merged.bounded()
     }
 
     /// Reports the keys missed at every seq below `mark` (the watermark: the model holds it
