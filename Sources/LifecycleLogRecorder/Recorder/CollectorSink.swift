@@ -67,6 +67,9 @@ public final class CollectorSink: RecordingSink {
 
     private let core: Core
     private let fallback: (any RecordingSink)?
+    /// The process the events are about (`""`: the main app), written into each event that names
+    /// none, so that the fallback spool says it too.
+    private let process: String
     private let host: String
     private let port: Int
 
@@ -98,6 +101,7 @@ public final class CollectorSink: RecordingSink {
         self.host = host
         self.port = port
         self.fallback = fallback
+        self.process = process
         self.acknowledgementWait = acknowledgementWait
         self.maxBacklogBytes = max(1, maxBacklogBytes)
         let client = "\(getpid())-\(String(UInt64.random(in: 1...UInt64.max), radix: 16))"
@@ -116,6 +120,10 @@ public final class CollectorSink: RecordingSink {
     private func stamped(_ events: [Event], from first: Int) -> [Event] {
         var result = events
         for i in result.indices {
+            // The process, as the collector would fill it in from the handshake: a spool of a widget
+            // that never reached the collector is then the widget's, for `replay merge` and for
+            // `replay spool.jsonl` alike (issue 30: it was merged into the main app's session).
+            if result[i].process == nil, !process.isEmpty { result[i].process = process }
             result[i].extraFields.removeAll { $0.name == Self.deliveryMember }
             result[i].extraFields.append(JSONMember(Self.deliveryMember, .object([
                 JSONMember("client", .string(core.client)),
