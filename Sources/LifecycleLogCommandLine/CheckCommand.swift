@@ -171,6 +171,16 @@ extension Replay {
             for report in reports where report.events == 0 {
                 Output.standardError.write("replay: assertion failed: \(report.emptyTraceMessage)\n")
             }
+            // Say which traces failed it and why: beside `--expect`, every line may say "matches"
+            // (issue 30: an exit 1 that nothing explained). At most 10 traces are named.
+            let failing = reports.filter { $0.events > 0 && $0.fails(strict: strict) }
+            for report in failing.prefix(10) {
+                let failed = report.findings.filter { $0.severity == .error || (strict && $0.severity == .warning) }
+                let first = failed.first.map { " (the first at seq \($0.seq): [\($0.rule.rawValue)])" } ?? ""
+                let what = strict ? "error or warning finding" : "error finding"
+                Output.standardError.write("replay: assertion failed: \(VisibleText.escape(report.trace)): \(failed.count) \(what)\(failed.count == 1 ? "" : "s")\(first)\n")
+            }
+            if failing.count > 10 { Output.standardError.write("replay: assertion failed: and \(failing.count - 10) more traces\n") }
             if reports.contains(where: { $0.fails(strict: strict) }) { throw ExitCode(1) }
         }
 
