@@ -136,10 +136,13 @@ extension LifecycleModel {
                     if !unsaved.isEmpty {
                         var versions: [KeyRef: UInt64] = [:]
                         for key in unsaved { versions[key] = openWindows[index].sceneKeys[key.name]?.version }
+                        if let previous = openWindows[index].pendingBackground { pendingBackgroundSeqs.remove(previous.seq) }
                         openWindows[index].pendingBackground = PendingSave(seq: seq, keys: Set(unsaved), versions: versions)
+                        pendingBackgroundSeqs.add(seq)
                     }
                 } else if let pending = openWindows[index].pendingBackground {
                     openWindows[index].pendingBackground = nil
+                    pendingBackgroundSeqs.remove(pending.seq)
                     missedSave(pending, &rules)
                 }
             }

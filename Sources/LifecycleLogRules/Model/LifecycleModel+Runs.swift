@@ -87,6 +87,7 @@ extension LifecycleModel {
         for (_, index) in pendingWindows {
             if let pending = openWindows[index].pendingBackground {
                 openWindows[index].pendingBackground = nil
+                pendingBackgroundSeqs.remove(pending.seq)
                 missedSave(pending, &rules)
             }
         }

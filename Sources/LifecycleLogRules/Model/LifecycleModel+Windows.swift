@@ -87,6 +87,7 @@ extension LifecycleModel {
         rules.observe(.windowDismissed(index: index), &self)
         if let pending = openWindows[index].pendingBackground {
             openWindows[index].pendingBackground = nil
+            pendingBackgroundSeqs.remove(pending.seq)
             missedSave(pending, &rules)
         }
         if dirtyCount > 0 {

@@ -22,6 +22,8 @@ package struct LifecycleModel: Sendable {
     var ownPhaseCounts = PhaseCounts()
     /// Storage for the windows one phase event sends into or out of the background, reused.
     var crossingScratch: [(id: Name, intoBackground: Bool)] = []
+    /// The seqs the open windows' background saves wait at (``undecidedSaves(below:)``).
+    var pendingBackgroundSeqs = PendingBackgroundSeqs()
     /// The open windows by scene and by scene and value, in open order (for `duplicate-window`).
     var openByScene = OpenWindowsByScene()
     /// Closed windows whose table storage ``addWindow`` reuses.
@@ -91,7 +93,7 @@ package struct LifecycleModel: Sendable {
         if let pending = run.pendingApp { mark = min(mark, pending.seq) }
         // A run ended at its willTerminate is judged there when its end is known.
         if let willTerminate = run.willTerminateSeq, isRunning { mark = min(mark, willTerminate) }
-        for i in openWindows.indices { if let pending = openWindows[i].pendingBackground?.seq { mark = min(mark, pending) } }
+        if let pending = pendingBackgroundSeqs.lowest { mark = min(mark, pending) }
         return mark
     }
 
@@ -130,6 +132,10 @@ package struct LifecycleModel: Sendable {
         if restorationSources[slot]?.instance == instance { materializeRestoration(slot) }
         if idSlot != slot, restorationSources[idSlot]?.instance == instance { materializeRestoration(idSlot) }
         ownPhaseCounts.add(openWindows[index].ownPhase, -1)
+        if let pending = openWindows[index].pendingBackground {  // normally decided before: kept right all the same
+            pendingBackgroundSeqs.remove(pending.seq)
+            openWindows[index].pendingBackground = nil
+        }
         openByScene.closed(.init(instance: instance, id: openWindows[index].id), scene: openWindows[index].scene, value: openWindows[index].canonicalValue)
         windowSlots.set(Int(openWindows[index].id), -1)
         let last = openWindows.count - 1
