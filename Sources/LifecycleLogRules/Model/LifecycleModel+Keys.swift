@@ -133,12 +133,11 @@ extension LifecycleModel {
     // Rare: out of line, so that the per-event `applyInRun` stays small.
     @inline(never)
     mutating func applyActivity(seq: UInt64, name: Name, state: ActivityState, window: Int?, _ rules: inout RuleSet) {
+        let names = self.names
         if let window {
-            let started = openWindows[window].activities[name] ?? seq
-            openWindows[window].activities[name] = state == .start ? started : nil
+            openWindows[window].applyActivity(name, start: state == .start, seq: seq, names: names)
         } else {
-            let started = run.appActivities[name] ?? seq
-            run.appActivities[name] = state == .start ? started : nil
+            run.applyAppActivity(name, start: state == .start, seq: seq, names: names)
         }
         if rules.hearsAppOnly {
             rules.observe(state == .start ? .activityStarted(name: name, window: window) : .activityStopped(name: name, window: window), &self)

@@ -156,6 +156,15 @@ extension LifecycleModel {
             missedSave(pending, &rules)
         }
         if appEntered || ordered.contains(where: { $0.intoBackground }) {
+            // The summaries `activity-in-background` reads, made where they were dropped.
+            for (id, intoBackground) in ordered where intoBackground {
+                if let w = windowIndex(id), openWindows[w].activitySummary == nil, !openWindows[w].activities.isEmpty {
+                    openWindows[w].activitySummary = ActivitySummary(openWindows[w].activities, names: names)
+                }
+            }
+            if appEntered, run.appActivitySummary == nil, !run.appActivities.isEmpty {
+                run.appActivitySummary = ActivitySummary(run.appActivities, names: names)
+            }
             rules.observe(.crossedBackground(crossed: ordered, appEntered: appEntered), &self)
         }
         let firstActive = newApp == .active && !run.everActive

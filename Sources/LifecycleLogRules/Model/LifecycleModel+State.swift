@@ -173,6 +173,8 @@ package struct OpenWindow {
     var restoredFrom = NameMap<UInt64>()
     /// Running activities, by name, with the seq that started them.
     var activities = NameMap<UInt64>()
+    /// What `activity-in-background` names of ``activities`` (`nil`: to be made again from them).
+    var activitySummary: ActivitySummary?
     /// The documents it shows (trace format 2): its value, and every document it wrote or read a
     /// key of (trace-format.md, Readings 11), as the identities document keys are joined with.
     /// Only those besides its value are kept here (most windows show just their value: nothing to
@@ -215,6 +217,7 @@ package struct OpenWindow {
         if !dirtyScene.isEmpty { dirtyScene.removeAll(keepingCapacity: true) }
         restoredFrom = NameMap()  // shared with the restoration it came from: dropped, not emptied in place
         activities.removeAll()
+        activitySummary = nil
         if !documents.isEmpty { documents.removeAll(keepingCapacity: true) }
         pendingBackground = nil
         self.restorationSlot = restorationSlot
@@ -280,6 +283,8 @@ package struct RunState {
     var lastAppLevelPhaseSeq: UInt64?
     var seen = SeenVersions(atStart: [], startSeq: 0)
     var appActivities = NameMap<UInt64>()
+    /// What `activity-in-background` names of ``appActivities`` (`nil`: to be made again from them).
+    var appActivitySummary: ActivitySummary?
     var everActive = false
     var pendingApp: PendingSave?
     /// Keys whose background save this run missed (`missed-background-save` names them; `unsaved-at-exit` does not again).
@@ -324,6 +329,7 @@ package struct RunState {
         self.seen.startSeq = seen.startSeq
         self.seen.last.removeAll(keepingCapacity: true)
         appActivities.removeAll()
+        appActivitySummary = nil
         everActive = false
         pendingApp = nil
         missedInBackground.removeAll(keepingCapacity: true)

@@ -12,22 +12,20 @@ package struct ActivityInBackground: BuiltInRule {
         for (id, intoBackground) in crossed where intoBackground {
             // `!`: the window crossed at this event, so it is open.
             let index = model.windowIndex(id)!
-            let activities = model.openWindows[index].activities
-            if !activities.isEmpty {
-                let shown = budget.take(activities.keys, by: names.precedes)
-                if !shown.isEmpty { running.append("window \(names[id])'s \(quoted(shown, names))") }
-                runningSince += activities.values
-                windows.append(index)
-                windowActivities += activities.keys
-            }
+            // `!` below: the model makes the summary of every window with activities that crosses.
+            guard !model.openWindows[index].activities.isEmpty, let summary = model.openWindows[index].activitySummary else { continue }
+            let shown = budget.take(summary.first.prefix(summary.count), total: summary.count)
+            if !shown.isEmpty { running.append("window \(names[id])'s \(quoted(Array(shown), names))") }
+            runningSince += summary.earliest
+            windows.append(index)
+            windowActivities += summary.first
         }
         var appActivities: [Name] = []
-        if appEntered, !model.run.appActivities.isEmpty {
-            let activities = model.run.appActivities
-            let shown = budget.take(activities.keys, by: names.precedes)
-            if !shown.isEmpty { running.append("the app-wide \(quoted(shown, names))") }
-            runningSince += activities.values
-            appActivities = activities.keys
+        if appEntered, !model.run.appActivities.isEmpty, let summary = model.run.appActivitySummary {
+            let shown = budget.take(summary.first.prefix(summary.count), total: summary.count)
+            if !shown.isEmpty { running.append("the app-wide \(quoted(Array(shown), names))") }
+            runningSince += summary.earliest
+            appActivities = summary.first
         }
         guard !running.isEmpty else { return }
         // The subject keeps the first of its details in byte order (FindingBound): every

@@ -78,6 +78,14 @@ struct FindingBudget {
         return items.prefix(taken)
     }
 
+    /// The first of `items`, already the first of `total` items in order, that the bound still allows.
+    mutating func take<Items: Collection>(_ items: Items, total: Int) -> Items.SubSequence {
+        let taken = min(left, items.count, total)
+        left -= taken
+        more += total - taken
+        return items.prefix(taken)
+    }
+
     /// The first of `items` in the order of `precedes` that the bound still allows (``FindingBound/first(_:of:by:)``),
     /// without sorting them all.
     mutating func take<Items: Collection>(_ items: Items, by precedes: (Items.Element, Items.Element) -> Bool) -> [Items.Element]
