@@ -105,7 +105,9 @@ public enum OutputFile {
     /// nor opens it (opening a FIFO blocks until its other end is opened). A
     /// missing `output`, and `-`, pass.
     ///
-    /// - Parameter argument: how the message calls `output` (`"-o"`, `"the trace"`, `"--expect"`).
+    /// - Parameters:
+    ///   - output: the path a command is about to write.
+    ///   - argument: how the message calls `output` (`"-o"`, `"the trace"`, `"--expect"`).
     /// - Throws: `LifecycleLogError` `invalidArgument` naming `output` and saying what it is.
     public static func checkNotSpecial(_ output: String, argument: String = "-o") throws {
         var target = stat()
