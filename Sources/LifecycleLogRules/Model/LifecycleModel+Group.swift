@@ -38,9 +38,10 @@ extension LifecycleModel {
         let wasDirty = sharedKeys[index].state.isDirty
         sharedKeys[index].state.version = version
         sharedKeys[index].state.saved = byThisProcess ? min(saved, version) : version
-        sharedVersions[index] = version
+        sharedVersions.set(index, version, at: seq)
         let isDirty = sharedKeys[index].state.isDirty
         if wasDirty != isDirty { dirtyCount += isDirty ? 1 : -1 }
+        if isDirty, !wasDirty { noteDirtyShared(index) }
     }
 
     /// A save covered group key `name` at `version`: saved in this process's view, and taken off

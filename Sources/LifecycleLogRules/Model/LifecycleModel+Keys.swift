@@ -3,8 +3,16 @@ extension LifecycleModel {
     /// What `window` (or the app, with none) has last seen of shared key `index`.
     @inline(__always)
     private func lastSeen(_ index: Int, by window: Int?) -> Seen {
-        if let window { return openWindows[window].seen.seen(index) }
-        return run.seen.seen(index)
+        let start: UInt64
+        if let window {
+            if let seen = openWindows[window].seen.last(index) { return seen }
+            start = openWindows[window].seen.startSeq
+        } else {
+            if let seen = run.seen.last(index) { return seen }
+            start = run.seen.startSeq
+        }
+        // Not read or written since it started: seen as it was then.
+        return Seen(version: sharedVersions.version(index, at: start), seq: start)
     }
 
     private mutating func setLastSeen(_ index: Int, by window: Int?, _ seen: Seen) {
@@ -53,13 +61,16 @@ extension LifecycleModel {
                                                   seenSeq: seen.seq, current: state.version,
                                                   other: state.writers.latestWrite(notBy: me, current: state.version), sharedIndex: index)), &self)
         }
-        if !state.isDirty { dirtyCount += 1 }
+        if !state.isDirty {
+            dirtyCount += 1
+            noteDirtyShared(index)
+        }
         sharedKeys[index].written = true
         sharedKeys[index].state.version += 1
         let version = sharedKeys[index].state.version
         sharedKeys[index].state.writers.record(writer: me, newVersion: version, seq: seq)
         sharedKeys[index].state.lastWrite = seq
-        sharedVersions[index] = version
+        sharedVersions.set(index, version, at: seq)
         setLastSeen(index, by: window, Seen(version: version, seq: seq))
     }
 
@@ -84,10 +95,22 @@ extension LifecycleModel {
         func coveredShared(_ ref: KeyRef) -> Bool { saveCovers(ref, names: names, window: window) }
         if tracksGroupKeys { groupSave = .save(names: names) }
         // `group` keys are saved by the reducer, in every process (LifecycleReducer+Group.swift).
-        for i in sharedKeys.indices where sharedKeys[i].state.isDirty && sharedKeys[i].ref.scope != .group && coveredShared(sharedKeys[i].ref) {
-            sharedKeys[i].state.markSaved()
-            dirtyCount -= 1
-            if rules.hearsAppOnly { rules.observe(.keySaved(sharedKeys[i].ref, window: nil), &self) }
+        // The keys with unsaved changes, in key order (as the rules have always heard them).
+        if !dirtyShared.isEmpty {
+            compactDirtyShared()
+            var kept = 0
+            for j in dirtyShared.indices {
+                let i = dirtyShared[j]
+                guard sharedKeys[i].ref.scope != .group, coveredShared(sharedKeys[i].ref) else {
+                    dirtyShared[kept] = i
+                    kept += 1
+                    continue
+                }
+                sharedKeys[i].state.markSaved()
+                dirtyCount -= 1
+                if rules.hearsAppOnly { rules.observe(.keySaved(sharedKeys[i].ref, window: nil), &self) }
+            }
+            dirtyShared.removeLast(dirtyShared.count - kept)
         }
         if let pending = run.pendingApp {
             let left = pending.keys.filter { !coveredShared($0) }

@@ -138,7 +138,7 @@ extension LifecycleModel {
                         for key in unsaved { versions[key] = openWindows[index].sceneKeys[key.name]?.version }
                         if let previous = openWindows[index].pendingBackground { pendingBackgroundSeqs.remove(previous.seq) }
                         openWindows[index].pendingBackground = PendingSave(seq: seq, keys: Set(unsaved), versions: versions)
-                        pendingBackgroundSeqs.add(seq)
+                        pendingBackgroundSeqs.insert(seq)
                     }
                 } else if let pending = openWindows[index].pendingBackground {
                     openWindows[index].pendingBackground = nil

@@ -13,18 +13,22 @@ extension LifecycleModel {
             }
         }
         runCount += 1
-        // What was saved outlives the run; nothing else does.
+        // What was saved outlives the run; nothing else does. No writer of the last run is left to
+        // ask what it saw.
+        removeAllWindows()
+        sharedVersions.allWritersEnded()
         for i in sharedKeys.indices {
             let state = sharedKeys[i].state
             sharedKeys[i].state = KeyState(saved: state.saved, writers: state.savedWriters)
             sharedKeys[i].state.lastWrite = state.lastWrite
-            sharedVersions[i] = state.saved
+            sharedVersions.set(i, state.saved, at: seq)
         }
-        removeAllWindows()
         dirtyCount = 0
+        dirtyShared.removeAll(keepingCapacity: true)
+        sharedVersions.writerStarted(at: seq)
         // The new run reuses the last one's table storage, emptied.
         run.relaunch(number: runCount, launchSeq: seq, launchT: t, launch: launch, appWriter: takeInstance(),
-                     seen: SeenVersions(atStart: sharedVersions, startSeq: seq))
+                     seen: SeenVersions(startSeq: seq))
         rules.observe(.runStarted(launch), &self)
     }
 

@@ -88,29 +88,53 @@ package struct Seen: Hashable {
     var seq: UInt64
 }
 
-/// What one writer (a window, or the app) has seen of the `app` and `shared`
-/// keys, by the keys' positions in ``LifecycleModel/sharedKeys``.
+/// What one writer (a window, or the app) has last seen of the `app` and `shared` keys it read
+/// or wrote, by the keys' positions in ``LifecycleModel/sharedKeys``. A key it has not touched
+/// since it started it has seen at its version then (``SharedKeyVersions/version(_:at:)``).
+///
+/// Dense for the first keys (most apps have a few shared keys, touched by every window), sparse
+/// beyond: a window that touches key 5,000 of a trace with a document per window would otherwise
+/// fill 5,000 slots (issue 28). The dense part grows to at most 64 slots plus 4 per key touched,
+/// so its size follows what the writer did, not how many keys the process has.
 package struct SeenVersions {
-    /// The versions when the writer appeared (window open, or launch): what it has seen until it reads or writes.
-    var atStart: [UInt64]
+    /// The seq the writer started at (window open, or launch).
     var startSeq: UInt64
-    var last: [Seen] = []
+    private var dense: [Seen] = []
+    private var sparse: [Int: Seen] = [:]
+    private var touched = 0
 
-    func seen(_ index: Int) -> Seen {
-        if index < last.count, last[index].seq != 0 { return last[index] }
-        return Seen(version: index < atStart.count ? atStart[index] : 0, seq: startSeq)
+    init(startSeq: UInt64) { self.startSeq = startSeq }
+
+    /// What it last saw of key `index` by reading or writing it, or `nil`: nothing since it started.
+    @inline(__always)
+    func last(_ index: Int) -> Seen? {
+        if index < dense.count, dense[index].seq != 0 { return dense[index] }
+        return sparse.isEmpty ? nil : sparse[index]
     }
 
     /// Inlined, with the growth out of line: every `app` and `shared` read and write sets one.
     @inline(__always)
     mutating func set(_ index: Int, _ seen: Seen) {
-        if index >= last.count { grow(to: index + 1) }
-        last[index] = seen
+        if index < dense.count { dense[index] = seen } else { setBeyond(index, seen) }
     }
 
     @inline(never)
-    private mutating func grow(to count: Int) {
-        last.append(contentsOf: repeatElement(Seen(version: 0, seq: 0), count: count - last.count))
+    private mutating func setBeyond(_ index: Int, _ seen: Seen) {
+        touched += 1
+        if index < 64 + 4 * touched {
+            dense.append(contentsOf: repeatElement(Seen(version: 0, seq: 0), count: index + 1 - dense.count))
+            dense[index] = seen
+        } else {
+            sparse[index] = seen
+        }
+    }
+
+    /// Starts again at `startSeq`, keeping the storage.
+    mutating func restart(at startSeq: UInt64) {
+        self.startSeq = startSeq
+        dense.removeAll(keepingCapacity: true)
+        if !sparse.isEmpty { sparse.removeAll(keepingCapacity: true) }
+        touched = 0
     }
 }
 
@@ -181,8 +205,12 @@ package struct OpenWindow {
     /// keep, and nothing to empty when the window's storage is reused); see ``shows(_:)``.
     var documents: [String] = []
 
-    mutating func show(document identity: String) {
-        if identity != canonicalValue, !documents.contains(identity) { documents.append(identity) }
+    /// Whether it did not show it before.
+    @discardableResult
+    mutating func show(document identity: String) -> Bool {
+        guard identity != canonicalValue, !documents.contains(identity) else { return false }
+        documents.append(identity)
+        return true
     }
 
     /// Whether it shows document `identity`: its value, or one it wrote or read a key of.
@@ -210,9 +238,7 @@ package struct OpenWindow {
         self.restored = restored
         ownPhase = nil
         self.openSeq = openSeq
-        self.seen.atStart = seen.atStart
-        self.seen.startSeq = seen.startSeq
-        self.seen.last.removeAll(keepingCapacity: true)
+        self.seen.restart(at: seen.startSeq)
         sceneKeys.removeAll()
         if !dirtyScene.isEmpty { dirtyScene.removeAll(keepingCapacity: true) }
         restoredFrom = NameMap()  // shared with the restoration it came from: dropped, not emptied in place
@@ -281,7 +307,7 @@ package struct RunState {
     var appWriter: Int = 0
     var appLevelPhase: LifecyclePhase = .inactive
     var lastAppLevelPhaseSeq: UInt64?
-    var seen = SeenVersions(atStart: [], startSeq: 0)
+    var seen = SeenVersions(startSeq: 0)
     var appActivities = NameMap<UInt64>()
     /// What `activity-in-background` names of ``appActivities`` (`nil`: to be made again from them).
     var appActivitySummary: ActivitySummary?
@@ -325,9 +351,7 @@ package struct RunState {
         self.appWriter = appWriter
         appLevelPhase = launch.isBackgroundLaunch || launch.isPrewarm ? .background : .inactive
         lastAppLevelPhaseSeq = nil
-        self.seen.atStart = seen.atStart
-        self.seen.startSeq = seen.startSeq
-        self.seen.last.removeAll(keepingCapacity: true)
+        self.seen.restart(at: seen.startSeq)
         appActivities.removeAll()
         appActivitySummary = nil
         everActive = false

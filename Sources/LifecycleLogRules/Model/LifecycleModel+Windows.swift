@@ -96,7 +96,7 @@ extension LifecycleModel {
             for key in documentKeysLeft(byDismissing: index) where sharedKeys[key].state.isDirty {
                 sharedKeys[key].state.version = sharedKeys[key].state.saved
                 sharedKeys[key].state.writers = sharedKeys[key].state.savedWriters
-                sharedVersions[key] = sharedKeys[key].state.saved
+                sharedVersions.set(key, sharedKeys[key].state.saved, at: seq)
                 dirtyCount -= 1
             }
         }

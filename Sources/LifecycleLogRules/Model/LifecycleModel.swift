@@ -23,7 +23,7 @@ package struct LifecycleModel: Sendable {
     /// Storage for the windows one phase event sends into or out of the background, reused.
     var crossingScratch: [(id: Name, intoBackground: Bool)] = []
     /// The seqs the open windows' background saves wait at (``undecidedSaves(below:)``).
-    var pendingBackgroundSeqs = PendingBackgroundSeqs()
+    var pendingBackgroundSeqs = SeqMultiset()
     /// The open windows by scene and by scene and value, in open order (for `duplicate-window`).
     var openByScene = OpenWindowsByScene()
     /// Closed windows whose table storage ``addWindow`` reuses.
@@ -32,8 +32,12 @@ package struct LifecycleModel: Sendable {
     var windowSlots = NameSlots()
     /// Every `app` and `shared` key ever touched, densely.
     var sharedKeys: [SharedKey] = []
-    /// The current version of each of ``sharedKeys``: copied (on write) into each window that opens.
-    var sharedVersions: [UInt64] = []
+    /// The versions of ``sharedKeys``: now, and when each open window (and the app) started.
+    var sharedVersions = SharedKeyVersions()
+    /// Positions in ``sharedKeys`` of keys that had unsaved changes when put here: every key with
+    /// unsaved changes is here (a save visits these, not every key); some may be saved since, or
+    /// here twice. Kept within twice the keys (``noteDirtyShared(_:)``).
+    var dirtyShared: [Int] = []
     /// For each key name, its positions in ``sharedKeys`` as an `app` key (even slot) and a `shared` key (odd slot), or -1.
     var sharedSlots = NameSlots()
     /// Whether any `document` key was written or read in this process (trace format 2).
@@ -41,6 +45,10 @@ package struct LifecycleModel: Sendable {
     /// For each document (its identity, as document keys are joined with), the positions of its
     /// keys in ``sharedKeys``: what a dismiss that closes it takes along, found without a scan.
     var documentKeyPositions: [String: [Int]] = [:]
+    /// Once there are document keys (``hasDocumentKeys``): for each document an open window shows,
+    /// how many do, so that a dismiss finds the documents it closes without a scan of every open
+    /// window (issue 28: N document windows open at once, then dismissed, were quadratic).
+    var documentViewers: [String: Int] = [:]
     /// How many keys of the running process have unsaved changes.
     var dirtyCount = 0
     /// For each restoration identity, its position in ``restorations``.
@@ -110,7 +118,9 @@ package struct LifecycleModel: Sendable {
         windowSlots.set(Int(id), Int32(openWindows.count))
         openByScene.opened(.init(instance: instance, id: id), scene: scene, value: canonicalValue)
         ownPhaseCounts.add(nil, 1)
-        let seen = SeenVersions(atStart: sharedVersions, startSeq: openSeq)
+        if hasDocumentKeys, let canonicalValue { documentViewers[canonicalValue, default: 0] += 1 }
+        let seen = SeenVersions(startSeq: openSeq)
+        sharedVersions.writerStarted(at: openSeq)
         if !closedWindows.isEmpty {
             // Moved, then reset where it lies: no copy of its tables.
             openWindows.append(closedWindows.removeLast())
@@ -132,6 +142,13 @@ package struct LifecycleModel: Sendable {
         if restorationSources[slot]?.instance == instance { materializeRestoration(slot) }
         if idSlot != slot, restorationSources[idSlot]?.instance == instance { materializeRestoration(idSlot) }
         ownPhaseCounts.add(openWindows[index].ownPhase, -1)
+        sharedVersions.writerEnded(startedAt: openWindows[index].openSeq)
+        if hasDocumentKeys {
+            for identity in openWindows[index].shownDocuments {
+                let viewers = documentViewers[identity, default: 1] - 1
+                documentViewers[identity] = viewers > 0 ? viewers : nil
+            }
+        }
         if let pending = openWindows[index].pendingBackground {  // normally decided before: kept right all the same
             pendingBackgroundSeqs.remove(pending.seq)
             openWindows[index].pendingBackground = nil
@@ -183,13 +200,18 @@ package struct LifecycleModel: Sendable {
     private mutating func appendSharedKey(_ name: Name, _ scope: StateScope) -> Int {
         let i = Int(name) * 4 + Self.slot(scope)
         if scope == .document {
+            if !hasDocumentKeys {
+                for window in openWindows {
+                    for identity in window.shownDocuments { documentViewers[identity, default: 0] += 1 }
+                }
+            }
             hasDocumentKeys = true
             documentKeyPositions[Self.documentKey(names[name]).document, default: []].append(sharedKeys.count)
         }
         if scope == .group { groupKeyPositions.append(sharedKeys.count) }
         sharedSlots.set(i, Int32(sharedKeys.count))
         sharedKeys.append(SharedKey(ref: KeyRef(scope: scope, name: name), state: KeyState()))
-        sharedVersions.append(0)
+        sharedVersions.appendKey()
         return sharedKeys.count - 1
     }
 
@@ -206,8 +228,28 @@ package struct LifecycleModel: Sendable {
     func dirtySharedKeys() -> Set<KeyRef> {
         var keys = Set<KeyRef>()
         guard dirtyCount > 0 else { return keys }
-        for i in sharedKeys.indices where sharedKeys[i].state.isDirty { keys.insert(sharedKeys[i].ref) }
+        for i in dirtyShared where sharedKeys[i].state.isDirty { keys.insert(sharedKeys[i].ref) }
         return keys
+    }
+
+    /// Key `index` of ``sharedKeys`` now has unsaved changes.
+    @inline(__always)
+    mutating func noteDirtyShared(_ index: Int) {
+        dirtyShared.append(index)
+        if dirtyShared.count > 2 * sharedKeys.count + 16 { compactDirtyShared() }
+    }
+
+    /// ``dirtyShared`` sorted, each key once, only those with unsaved changes.
+    mutating func compactDirtyShared() {
+        dirtyShared.sort()
+        var kept = 0
+        for j in dirtyShared.indices {
+            let i = dirtyShared[j]
+            guard sharedKeys[i].state.isDirty, kept == 0 || dirtyShared[kept - 1] != i else { continue }
+            dirtyShared[kept] = i
+            kept += 1
+        }
+        dirtyShared.removeLast(dirtyShared.count - kept)
     }
 
     /// The scene keys of the window at `index` in ``openWindows`` with unsaved changes.
@@ -276,11 +318,14 @@ package struct LifecycleModel: Sendable {
     /// open window shows that document. Positions in ``sharedKeys``.
     func documentKeysLeft(byDismissing index: Int) -> [Int] {
         guard hasDocumentKeys else { return [] }
-        let closing = openWindows[index].shownDocuments.filter { identity in
-            !openWindows.indices.contains { $0 != index && openWindows[$0].shows(identity) }
-        }
+        let closing = openWindows[index].shownDocuments.filter { documentViewers[$0, default: 0] <= 1 }
         guard !closing.isEmpty else { return [] }
         return closing.flatMap { documentKeyPositions[$0] ?? [] }.sorted()
+    }
+
+    /// Window `index` shows document `identity`, as it writes or reads one of its keys.
+    mutating func show(document identity: String, in index: Int) {
+        if openWindows[index].show(document: identity), hasDocumentKeys { documentViewers[identity, default: 0] += 1 }
     }
 
     /// The identity of the untitled document of a window opened without a value: that window's

@@ -194,7 +194,7 @@ public struct LifecycleReducer: Sendable {
         let identity = document ?? LifecycleModel.untitledDocument(window: names[event.window], instance: window.map { model.openWindows[$0].instance } ?? 0)
         event.name = names.intern(names[event.name] + "\u{0}" + identity)
         // A window shows the documents it writes or reads a key of (trace-format.md, Readings 11).
-        if let window { model.openWindows[window].show(document: identity) }
+        if let window { model.show(document: identity, in: window) }
         return event
     }
 
