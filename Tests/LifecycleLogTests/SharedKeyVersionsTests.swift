@@ -1,4 +1,5 @@
 import XCTest
+@testable import LifecycleLog
 @testable import LifecycleLogRules
 
 /// `SharedKeyVersions` and `SeqMultiset` against the obvious model: every writer takes a copy of
@@ -104,5 +105,26 @@ final class SharedKeyVersionsTests: XCTestCase {
         }
         set.remove(seq + 100)  // not there: nothing
         XCTAssertEqual(set.count, model.count)
+    }
+
+    /// The list of keys with unsaved changes is compacted as it grows (saves in two stages leave
+    /// saved keys in it): a compaction at the very write that makes a key unsaved must keep it.
+    /// 18 writes saved in two stages, then a 19th left unsaved: the 19th note is the compacting one.
+    func testAKeyMadeUnsavedAtTheListsCompactionIsStillUnsaved() throws {
+        var lines = [#"{"format":"lifecycle-trace","version":2}"#,
+                     #"{"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}"#,
+                     #"{"event":"open","t":1,"window":"w1","scene":"main"}"#,
+                     #"{"event":"phase","t":2,"window":"w1","phase":"active"}"#]
+        let write = #"{"event":"write","t":3,"window":"w1","key":"k","scope":"shared"}"#
+        for _ in 0..<18 {
+            lines += [write, #"{"event":"save","t":3,"stage":"begin"}"#, #"{"event":"save","t":3,"stage":"end"}"#]
+        }
+        lines += [write, #"{"event":"phase","t":5,"window":"w1","phase":"inactive"}"#,
+                  #"{"event":"phase","t":6,"window":"w1","phase":"background"}"#, #"{"event":"terminate","t":9000}"#]
+        var reducer = LifecycleReducer()
+        for (i, event) in try events(lines.joined(separator: "\n") + "\n").enumerated() { reducer.apply(seq: UInt64(i + 1), event) }
+        reducer.finish()
+        let missed = reducer.findings.filter { $0.rule == .missedBackgroundSave }
+        XCTAssertEqual(missed.map(\.seq), [60], "the 19th write (seq 58) left \"k\" unsaved; it went to the background at seq 60 with no save after")
     }
 }

@@ -61,12 +61,12 @@ extension LifecycleModel {
                                                   seenSeq: seen.seq, current: state.version,
                                                   other: state.writers.latestWrite(notBy: me, current: state.version), sharedIndex: index)), &self)
         }
-        if !state.isDirty {
-            dirtyCount += 1
-            noteDirtyShared(index)
-        }
         sharedKeys[index].written = true
         sharedKeys[index].state.version += 1
+        if !state.isDirty {
+            dirtyCount += 1
+            noteDirtyShared(index)  // after the change: a compaction there keeps only dirty keys
+        }
         let version = sharedKeys[index].state.version
         sharedKeys[index].state.writers.record(writer: me, newVersion: version, seq: seq)
         sharedKeys[index].state.lastWrite = seq

@@ -232,7 +232,19 @@ package struct LifecycleModel: Sendable {
         return keys
     }
 
-    /// Key `index` of ``sharedKeys`` now has unsaved changes.
+    /// Whether a kill now would lose unsaved state: running, inactive or in the background, with
+    /// unsaved keys (`kill-exposure`).
+    var wouldLoseStateToKill: Bool { isRunning && dirtyCount > 0 && appPhase != .active }
+
+    /// The `group` keys with unsaved changes, each once.
+    func dirtyGroupKeyNames() -> [Name] {
+        var names = Set<Name>()
+        for i in dirtyShared where sharedKeys[i].ref.scope == .group && sharedKeys[i].state.isDirty { names.insert(sharedKeys[i].ref.name) }
+        return names.sorted()
+    }
+
+    /// Key `index` of ``sharedKeys`` now has unsaved changes (call it after the change: the
+    /// compaction this may run keeps only keys with unsaved changes).
     @inline(__always)
     mutating func noteDirtyShared(_ index: Int) {
         dirtyShared.append(index)

@@ -38,6 +38,11 @@ public struct LifecycleReducer: Sendable {
     /// process set aside holds back does not change while it is (but with `--explore`, where
     /// ``exposeParked(seq:)`` runs its rules), so it is computed once, when it is set aside.
     var parkedMarks = ParkedWatermarks()
+    /// `--explore`: the set-aside processes whose `kill-exposure` stretch is going on.
+    var exposedParked = ExposedProcesses()
+    /// `--explore`: ``GroupKeys/epoch`` after the last event, and that event's seq.
+    var exposureEpoch: UInt64 = 0
+    var finishedSeq: UInt64 = 0
     /// The `group` keys, shared by every process.
     var groupKeys = GroupKeys()
     /// The unknown event kinds seen so far, in any process.
@@ -168,7 +173,11 @@ public struct LifecycleReducer: Sendable {
     private mutating func finishEvent(seq: UInt64) {
         if configuration.explore {
             rules.afterEvent(seq: seq, model)
-            if !parked.isEmpty { exposeParked(seq: seq) }
+            if groupKeys.epoch != exposureEpoch {
+                if !exposedParked.isEmpty { exposeParked(seq: seq) }
+                exposureEpoch = groupKeys.epoch
+            }
+            finishedSeq = seq
         }
         if rules.hasUnsettled { settle(below: watermark(after: seq)) }
     }
@@ -274,13 +283,19 @@ public struct LifecycleReducer: Sendable {
         var queue = FindingQueue(configuration: configuration)
         swap(&queue, &rules.findings)
         let setAside = ParkedProcess(model: model, rules: rules, groupEpoch: groupKeys.epoch)
+        if configuration.explore, let keys = Self.exposedGroupKeys(setAside.model) { exposedParked.insert(currentProcess, holding: keys) }
         parkedMarks.set(currentProcess, Self.heldBack(by: setAside))
         parked[currentProcess] = setAside
         var next: ParkedProcess
+        var carryExposure = false
         if var taken = parked.removeValue(forKey: process) {
             parkedMarks.remove(process)
             catchUp(&taken)
             next = taken
+            if exposedParked.contains(process) {
+                exposedParked.remove(process)
+                carryExposure = true
+            }
         } else {
             next = ParkedProcess(model: LifecycleModel(), rules: RuleSet(configuration: configuration, custom: customRules), groupEpoch: groupKeys.epoch)
         }
@@ -292,35 +307,55 @@ public struct LifecycleReducer: Sendable {
         rules.now = EventTime(seq: lastSeq, t: 0)
         rules.findings.process = process == ReplayEvent.mainProcess ? nil : model.names[process]
         currentProcess = process
+        // Its stretch went on through every event since an event last looked at it (what other
+        // processes did since touched none of its unsaved keys: those would have looked).
+        if carryExposure { rules.afterEvent(seq: finishedSeq, Self.exposureView(model)) }
     }
 
     /// `--explore`: every event of any process extends or ends each other running process's
-    /// `kill-exposure` stretch (rules.md, Readings 21). Each set-aside process's rules run with
-    /// the trace's names and findings lent to it, as ``switchProcess(to:)`` lends them.
+    /// `kill-exposure` stretch (rules.md, Readings 21). Only an event that changes a `group` key a
+    /// set-aside process holds unsaved can end its stretch (``ExposedProcesses``): those processes'
+    /// rules run, with the trace's names and findings lent as ``switchProcess(to:)`` lends them,
+    /// first at the event before this one (the stretch went on until then), then at this one.
     @inline(never)
     mutating func exposeParked(seq: UInt64) {
-        for process in parked.keys.sorted() {
+        for process in exposedParked.holding(groupKeys.changed(since: exposureEpoch, limit: .max)) {
             guard var other = parked.removeValue(forKey: process) else { continue }
-            catchUp(&other)
+            exposedParked.remove(process)
             swap(&other.model.names, &model.names)
             swap(&other.rules.findings, &rules.findings)
             let reporting = other.rules.findings.process
             other.rules.findings.process = process == ReplayEvent.mainProcess ? nil : other.model.names[process]
-            if other.model.deferredGroupEffects.isEmpty {
-                other.rules.afterEvent(seq: seq, other.model)
-            } else {
-                // A run waiting for its end after its willTerminate: its stretches count only if a
-                // terminate or kill ends it, and then with what other processes did meanwhile.
-                var ending = other.model
-                for effect in ending.deferredGroupEffects { ending.apply(effect) }
-                other.rules.afterEvent(seq: seq, ending)
-            }
+            other.rules.afterEvent(seq: finishedSeq, Self.exposureView(other.model))
+            catchUp(&other)
+            // A run waiting for its end after its willTerminate: its stretches count only if a
+            // terminate or kill ends it, and then with what other processes did meanwhile.
+            let view = Self.exposureView(other.model)
+            other.rules.afterEvent(seq: seq, view)
             other.rules.findings.process = reporting
             swap(&other.rules.findings, &rules.findings)
             swap(&other.model.names, &model.names)
             parkedMarks.set(process, Self.heldBack(by: other))
+            if let keys = Self.exposedGroupKeys(view) { exposedParked.insert(process, holding: keys) }
             parked[process] = other
         }
+    }
+
+    /// The state `kill-exposure` judges a set-aside process by: its own, with what other processes
+    /// did to `group` keys meanwhile when its run waits for its end after a willTerminate (kept
+    /// aside, ``LifecycleModel/deferredGroupEffects``, until the end says which reading holds).
+    static func exposureView(_ model: LifecycleModel) -> LifecycleModel {
+        guard !model.deferredGroupEffects.isEmpty else { return model }
+        var ending = model
+        for effect in ending.deferredGroupEffects { ending.apply(effect) }
+        return ending
+    }
+
+    /// A process's unsaved `group` keys when a kill would lose its unsaved state
+    /// (`kill-exposure`'s test), or `nil` when it would not.
+    static func exposedGroupKeys(_ model: LifecycleModel) -> [Name]? {
+        guard model.wouldLoseStateToKill else { return nil }
+        return model.dirtyGroupKeyNames()
     }
 
     /// Makes every finding anchored below `mark` final, in order.

@@ -37,8 +37,7 @@ package struct KillExposure: BuiltInRule {
         if awaitingEnd == nil, model.awaitsEndAfterWillTerminate {
             awaitingEnd = AwaitingEnd(beforeWillTerminate: stretch)
         }
-        let exposed = model.isRunning && model.dirtyCount > 0 && model.appPhase != .active
-        guard exposed else { close(model, &findings); return }
+        guard model.wouldLoseStateToKill else { close(model, &findings); return }
         let dirty = model.dirtyKeys()
         if stretch == nil {
             stretch = ExposureStretch(firstSeq: seq, lastSeq: seq, keys: dirty)
