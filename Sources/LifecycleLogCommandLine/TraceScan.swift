@@ -120,8 +120,9 @@ struct FileIdentity: Hashable {
     var inode: UInt64
 
     init(_ info: stat) {
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
+        // `truncatingIfNeeded`: dev_t is signed on Darwin.
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
     }
 
     init?(_ path: String) {
