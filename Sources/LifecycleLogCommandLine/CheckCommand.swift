@@ -6,6 +6,11 @@ import FoundationEssentials  // FileManager, without loading all of Foundation a
 import Foundation
 #endif
 import LifecycleLog
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension ReportFormat: ExpressibleByArgument {}
 
@@ -18,18 +23,26 @@ extension Replay {
             discussion: """
                 TRACE is a trace file (.lmdb), a JSON Lines trace (.jsonl or .ndjson, replayed directly, nothing \
                 written; a file under another name is read as what it holds) or a folder, whose traces are \
-                replayed in parallel and reported together in name order.
+                replayed in parallel and reported together in name order. In a folder every file is read as what \
+                it holds, except hidden files, expected reports (*.expected.json), LMDB lock files and the rules \
+                files in use; a file that holds no trace is named in a warning ("skipped c.txt: not a trace").
 
                 --expect compares each trace's report with its expected report (T.expected.json for T.jsonl: \
                 with a folder, --expect names the folder that holds them, such as the traces' own) on rule, \
-                severity, seq, related seqs and counts; --expect-messages compares message text too.
+                severity, seq, related seqs and counts; --expect-messages compares message text too. Each trace \
+                is replayed with the options its expected report records (--explore, a --rules file); \
+                --update-expected records those of the command line, or keeps the recorded ones when it gives \
+                none. With a folder, an expected report whose trace is gone fails (exit 1), and so does, with \
+                exit 2, a file that is not a trace, a trace without an expected report, or two traces with one \
+                (x.jsonl and x.lmdb).
 
                 Findings are located at the file line of their event in a .jsonl trace \
                 (trace.jsonl:18: … (seq 13)) and at their seq in a .lmdb trace (trace.lmdb: seq 13:).
 
                 Exit status: 0; 1 when --assert finds an error (or a warning with --strict) or a trace \
-                has no events, or when --expect finds a difference; 2 for bad input or arguments, also \
-                when some traces could not be read (the others are still reported).
+                has no events, or when --expect finds a difference or an expected report without its trace; \
+                2 for bad input or arguments, also when some traces could not be read (the others are still \
+                reported).
 
                 Examples:
                   replay session.lmdb --assert
@@ -67,10 +80,10 @@ extension Replay {
         @Option(help: "With --state, only this process's state (trace format 2; \"\" is the main app). Default: every process's.")
         var process: String?
 
-        @Option(help: "Compare the report with this expected-report file (with a folder or several traces: the folder holding NAME.expected.json for each trace NAME); print a diff and exit 1 when they differ.")
+        @Option(help: "Compare the report with this expected-report file (with a folder or several traces: the folder holding NAME.expected.json for each trace NAME), replaying with the options it records; print a diff and exit 1 when they differ.")
         var expect: String?
 
-        @Flag(help: "With --expect, write the current reports to the expected files instead of comparing.")
+        @Flag(help: "With --expect, write the current reports to the expected files instead of comparing, recording --explore and --rules when given (else keeping the options a file records).")
         var updateExpected = false
 
         @Flag(help: "With --expect, compare the findings' message text too (by default only what the spec makes contract: rule, severity, seq, related, and the counts).")
@@ -104,10 +117,10 @@ extension Replay {
                 return
             }
             if let expect {
-                try compareWithExpected(expect, configuration: configuration)
+                try compareWithExpected(expect)
                 return
             }
-            let paths = try Self.expand(traces)
+            let paths = try Self.expand(traces, notTraces: rules.map { [$0] } ?? [])
             warnAboutTornRecords(paths)
             if paths.count == 1 {
                 // One trace: stream the report, in memory that does not grow with the trace.
@@ -199,40 +212,28 @@ extension Replay {
             #endif
         }
 
-        /// Files as given; folders become the traces inside them (recursively), sorted by path.
-        static func expand(_ arguments: [String]) throws -> [String] {
-            try expandNamed(arguments).map(\.path)
+        /// Files as given; folders become the traces inside them (recursively), sorted by path
+        /// (``TraceScan``). A file of a folder that is not a trace is named in a warning; a folder
+        /// without any trace is an error.
+        static func expand(_ arguments: [String], notTraces: [String] = []) throws -> [String] {
+            let scan = try TraceScan(arguments, notTraces: notTraces)
+            for skipped in scan.skipped { Output.standardError.write("warning: \(TraceScan.message(skipped))\n") }
+            if let empty = scan.emptyFolders.first { throw Self.noTraces(in: empty) }
+            return scan.entries.map(\.path)
         }
 
-        /// Whether a file found in a folder is a trace: `.lmdb`, `.jsonl` or
-        /// `.ndjson` (in any case), and not hidden.
+        /// The error for a folder given that holds no trace.
+        static func noTraces(in folder: String) -> LifecycleLogError {
+            LifecycleLogError(.io, "the folder holds no traces (.lmdb, .jsonl or .ndjson files, or files of other names that hold one)", path: folder)
+        }
+
+        /// Whether a file found in a folder is a trace by its name: `.lmdb`, `.jsonl` or
+        /// `.ndjson` (in any case), and not hidden. (Files of other names are traces when their
+        /// content says so: ``TraceScan``.)
         static func isTraceName(_ relative: String) -> Bool {
             let lower = relative.lowercased()
             return (lower.hasSuffix(".lmdb") || lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson"))
-                && !relative.split(separator: "/").contains { $0.hasPrefix(".") }
-        }
-
-        /// Like ``expand(_:)``, with each trace's name: its path inside the
-        /// folder given, or its file name for a trace given itself.
-        static func expandNamed(_ arguments: [String]) throws -> [(path: String, name: String)] {
-            var paths: [(path: String, name: String)] = []
-            let files = FileManager.default
-            for argument in arguments {
-                let isFolder = Self.isFolder(argument, files)
-                if argument != "-" && isFolder == nil, let command = closestCommand(to: argument) {
-                    throw LifecycleLogError(.io, "no such file or folder. Did you mean `replay \(command)`?", path: argument)
-                }
-                // A missing file is replayed like the others, and fails as unreadable:
-                // in the report, not before it.
-                guard isFolder == true else { paths.append((argument, argument.split(separator: "/").last.map(String.init) ?? argument)); continue }
-                let base = argument.hasSuffix("/") ? argument : argument + "/"
-                let found = ((try? files.subpathsOfDirectory(atPath: argument)) ?? []).filter(isTraceName).sorted()
-                if found.isEmpty {
-                    throw LifecycleLogError(.io, "the folder holds no .lmdb, .jsonl or .ndjson traces", path: argument)
-                }
-                paths += found.map { (base + $0, $0) }
-            }
-            return paths
+                && !TraceScan.isHidden(relative)
         }
 
         /// The expected-report file of a trace named `name` in the folder `folder`:
@@ -244,16 +245,72 @@ extension Replay {
             return (folder.hasSuffix("/") ? folder : folder + "/") + stem + ".expected.json"
         }
 
-        /// `--expect`: compares each trace's report with its expected report (or
-        /// writes them, with --update-expected). One trace given as a file and a
-        /// FILE that is not a folder: that file. Otherwise FILE is a folder holding
-        /// `NAME.expected.json` for each trace `NAME.jsonl` (its path inside the
-        /// folder given), so `replay traces/ --expect traces/` uses the files
-        /// beside the traces. A difference exits 1; a trace that cannot be read,
-        /// or has no expected report, exits 2 after the others are compared.
-        private func compareWithExpected(_ expect: String, configuration: RuleConfiguration) throws {
+        /// An expected-report file as `--expect` finds it.
+        enum ExpectedFile {
+            /// There is none.
+            case missing
+            /// It exists but cannot be read (why, as a sentence).
+            case unreadable(String)
+            /// It is not an expected report, or records options this version does not know.
+            case invalid(LifecycleLogError)
+            /// Its text, and the options it records.
+            case present(text: String, options: ExpectedReport.Options)
+
+            init(_ path: String) {
+                var info = stat()
+                guard stat(path, &info) == 0 else { self = .missing; return }
+                guard (info.st_mode & S_IFMT) == S_IFREG, let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                    self = .unreadable((info.st_mode & S_IFMT) == S_IFREG ? "check its permissions" : "it is not a regular file")
+                    return
+                }
+                do { self = .present(text: text, options: try ExpectedReport.options(in: text, path: path)) } catch let error as LifecycleLogError {
+                    self = .invalid(error)
+                } catch {
+                    self = .invalid(LifecycleLogError(.invalidInput, "\(error)", path: path))
+                }
+            }
+
+            /// The options it records, when it could be read.
+            var options: ExpectedReport.Options? {
+                if case .present(_, let options) = self { return options }
+                return nil
+            }
+        }
+
+        /// Every expected report (`*.expected.json`, not hidden) in `folder` and its subfolders,
+        /// sorted, each as `folder/` and its path inside the folder.
+        static func expectedReports(in folder: String) -> [String] {
+            let base = folder.hasSuffix("/") ? folder : folder + "/"
+            return ((try? FileManager.default.subpathsOfDirectory(atPath: folder)) ?? [])
+                .filter { $0.hasSuffix(".expected.json") && !TraceScan.isHidden($0) }
+                .sorted()
+                .map { base + $0 }
+        }
+
+        /// How one trace is replayed for `--expect`: with these options, recorded by its expected
+        /// report (or, with --update-expected, to be recorded), and the rules file they name.
+        struct ExpectPlan {
+            var options: ExpectedReport.Options
+            var rulesPath: String?
+        }
+
+        /// `--expect`: compares each trace's report with its expected report (or writes them, with
+        /// --update-expected). One trace given as a file and a FILE that is not a folder: that
+        /// file. Otherwise FILE is a folder holding `NAME.expected.json` for each trace `NAME.jsonl`
+        /// (its path inside the folder given), so `replay traces/ --expect traces/` uses the files
+        /// beside the traces.
+        ///
+        /// Each trace is replayed with the options its expected report records (`--explore`, a
+        /// rules file); an option given on the command line that the report does not record is an
+        /// error, not a quiet change of what is compared. --update-expected records the options of
+        /// the command line, or, when it gives none, keeps those the file records.
+        ///
+        /// A difference exits 1, and so does an expected report whose trace is gone (when a folder
+        /// of traces is given: its traces are then all there is). A trace that cannot be read, has
+        /// no expected report, or a file of the folder that is not a trace, exits 2 after the
+        /// others are compared; so do two traces with one expected report, before anything is.
+        private func compareWithExpected(_ expect: String) throws {
             let files = FileManager.default
-            let entries = try Self.expandNamed(traces)
             let oneFile = traces.count == 1 && Self.isFolder(traces[0], files) != true
             let intoFolder = !oneFile || expect.hasSuffix("/") || Self.isFolder(expect, files) == true
             if intoFolder && Self.isFolder(expect, files) != true {
@@ -263,71 +320,260 @@ extension Replay {
                     + "(replay traces/ --expect traces/ uses the files beside the traces); create the folder, or give one trace",
                     path: expect)
             }
+            // With a folder of traces, every expected report of the --expect folder must have its trace.
+            let foldersGiven = traces.contains { Self.isFolder($0, files) == true }
+            var loaded: [String: ExpectedFile] = [:]
+            func load(_ path: String) -> ExpectedFile {
+                if let file = loaded[path] { return file }
+                let file = ExpectedFile(path)
+                loaded[path] = file
+                return file
+            }
+            let reportsInFolder = intoFolder && foldersGiven ? Self.expectedReports(in: expect) : []
+            // The rules files these reports record are not traces, wherever they are.
+            let recordedRules = reportsInFolder.compactMap { load($0).options?.rulesPath(expectedAt: $0) }
+            let scan = try TraceScan(traces, notTraces: (rules.map { [$0] } ?? []) + recordedRules)
+            let entries = scan.entries
             let targets = entries.map { intoFolder ? Self.expectedPath(in: expect, for: $0.name) : expect }
-            let inputs = entries.map(\.path) + (rules.map { [$0] } ?? [])
-            if updateExpected {
-                var seen: [String: String] = [:]
-                for (entry, target) in zip(entries, targets) {
-                    if let other = seen.updateValue(entry.path, forKey: target) {
-                        throw LifecycleLogError(.invalidArgument,
-                            "\(other) and \(entry.path) would both write this expected report; update them one at a time", path: target)
+
+            // Two traces with one expected report (x.jsonl and x.lmdb side by side): which one it
+            // holds would depend on the order of replay. Nothing is compared or written.
+            var sharing: [String: [String]] = [:]
+            for (entry, target) in zip(entries, targets) { sharing[target, default: []].append(entry.path) }
+            var seen = Set<String>()
+            let shared = targets.filter { sharing[$0]!.count > 1 && seen.insert($0).inserted }
+            if !shared.isEmpty {
+                try Output.standardOutput.flush()
+                for target in shared {
+                    let paths = sharing[target]!.map { VisibleText.escape($0) }
+                    let both = paths.count == 2 ? "\(paths[0]) and \(paths[1])" : paths.dropLast().joined(separator: ", ") + " and \(paths.last!)"
+                    Output.standardError.write("replay: error: \(VisibleText.escape(target)): \(both) would share this expected report "
+                        + "(a trace's expected report is its name without the extension, then .expected.json); "
+                        + "rename one of them, or keep it in another folder\n")
+                }
+                throw ExitCode(2)
+            }
+            let targetSet = Set(targets)
+            let orphans = reportsInFolder.filter { !targetSet.contains($0) }
+            if entries.isEmpty && orphans.isEmpty && scan.skipped.isEmpty {
+                throw Self.noTraces(in: scan.emptyFolders.first ?? traces[0])
+            }
+
+            // How each trace is replayed: the options its expected report records.
+            var plans: [ExpectPlan?] = []
+            var problems: [LifecycleLogError] = []
+            var contradictions: [(kind: Contradiction, target: String, recorded: ExpectedReport.Options)] = []
+            var missing = Set<Int>()
+            let commandLine = explore || rules != nil
+            for (i, target) in targets.enumerated() {
+                let file = load(target)
+                if updateExpected {
+                    let recorded = file.options ?? ExpectedReport.Options()
+                    plans.append(commandLine
+                        ? ExpectPlan(options: ExpectedReport.Options(explore: explore, rules: rules.map { FilePaths.relative(from: FilePaths.folder(of: target), to: $0) }),
+                                     rulesPath: rules)
+                        : ExpectPlan(options: recorded, rulesPath: recorded.rulesPath(expectedAt: target)))
+                    continue
+                }
+                switch file {
+                case .missing:
+                    // Replayed all the same, so that a trace that cannot be read says so.
+                    missing.insert(i)
+                    plans.append(ExpectPlan(options: ExpectedReport.Options(explore: explore, rules: rules), rulesPath: rules))
+                case .unreadable(let why):
+                    problems.append(LifecycleLogError(.io, "cannot read the expected report of \(entries[i].path): \(why); or write it again with --update-expected", path: target))
+                    plans.append(nil)
+                case .invalid(let error):
+                    problems.append(error)
+                    plans.append(nil)
+                case .present(_, let recorded):
+                    let recordedRules = recorded.rulesPath(expectedAt: target)
+                    var kind: Contradiction?
+                    if explore && !recorded.explore { kind = .exploreNotRecorded }
+                    if let rules, kind == nil {
+                        if let recordedRules {
+                            if !FileIdentity.same(rules, recordedRules) { kind = .otherRulesRecorded }
+                        } else {
+                            kind = .rulesNotRecorded
+                        }
                     }
+                    if let kind {
+                        contradictions.append((kind, target, recorded))
+                        plans.append(nil)
+                    } else {
+                        plans.append(ExpectPlan(options: recorded, rulesPath: recordedRules))
+                    }
+                }
+            }
+            problems += contradictionErrors(contradictions)
+
+            // The rule configuration of each rules file, read once.
+            var configurations: [String: RuleConfiguration] = [:]
+            var unreadableRules: Set<String> = []
+            for (i, plan) in plans.enumerated() {
+                guard let path = plan?.rulesPath, configurations[path] == nil else { continue }
+                if unreadableRules.contains(path) { plans[i] = nil; continue }
+                do {
+                    configurations[path] = try loadRuleConfiguration(path)
+                } catch let error as LifecycleLogError {
+                    unreadableRules.insert(path)
+                    let recorder = plan!.rulesPath == rules ? "" : " (the rules file that \(targets[i]) records in its options)"
+                    problems.append(LifecycleLogError(error.code, error.message + recorder, path: error.path, line: error.line, column: error.column))
+                    plans[i] = nil
+                }
+            }
+            for i in plans.indices where plans[i]?.rulesPath.map(unreadableRules.contains) == true { plans[i] = nil }
+
+            if updateExpected {
+                let inputs = entries.map(\.path) + Set(plans.compactMap { $0?.rulesPath }).sorted()
+                for target in targets {
                     try OutputFile.checkNotInput(target, inputs: inputs)
                     try OutputFile.checkNotSpecial(target, argument: "--expect")
                 }
             }
-            warnAboutTornRecords(entries.map(\.path))
-            let results = try Self.replayAll(entries.map(\.path), configuration: configuration)
+            let replayed = plans.indices.filter { plans[$0] != nil }
+            warnAboutTornRecords(replayed.map { entries[$0].path })
+            let results = replayed.isEmpty ? [] : try Self.replayAll(replayed.map { entries[$0].path }, configurations: replayed.map { i in
+                var configuration = plans[i]!.rulesPath.flatMap { configurations[$0] } ?? RuleConfiguration()
+                configuration.explore = plans[i]!.options.explore
+                return configuration
+            })
             var reports: [ReplayReport] = []
-            var problems: [LifecycleLogError] = []
             var differing = 0, matching = 0
-            for (result, target) in zip(results, targets) {
+            var missingReplayed: [(trace: String, target: String)] = []
+            for (i, result) in zip(replayed, results) {
+                let target = targets[i], plan = plans[i]!
                 let report: ReplayReport
                 switch result {
                 case .failure(let error): problems.append(error); continue
                 case .success(let success): report = success
                 }
                 reports.append(report)
+                // The options as a command line would give them (the rules file's path from here).
+                let words = (plan.options.explore ? ["--explore"] : []) + (plan.rulesPath.map { ["--rules", FilePaths.shellWord($0)] } ?? [])
+                let with = words.isEmpty ? "" : " with " + words.joined(separator: " ")
                 if updateExpected {
                     // The --expect folder exists; its subfolders, in the traces' layout, are made as needed.
                     let folder = String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)])
                     if intoFolder, !folder.isEmpty { try? files.createDirectory(atPath: folder, withIntermediateDirectories: true) }
                     let out = try Output.to(path: target)
-                    out.write(ExpectedReport.render(report))
+                    out.write(ExpectedReport.render(report, options: plan.options))
                     try out.commit()
-                    Output.standardError.write("wrote \(target)\n")
+                    Output.standardError.write("wrote \(target)\(with)\n")
                     continue
                 }
-                guard let expectedText = try? String(contentsOfFile: target, encoding: .utf8) else {
-                    let exists = files.fileExists(atPath: target)
-                    problems.append(LifecycleLogError(.io, exists
-                        ? "cannot read the expected report of \(report.trace); check its permissions, or write it again with --update-expected"
-                        : "there is no expected report for \(report.trace); create it with: replay \(report.trace) --expect \(target) --update-expected",
-                        path: target))
+                guard case .present(let expectedText, _) = load(target) else {
+                    missingReplayed.append((report.trace, target))
                     continue
                 }
                 if let diff = try ExpectedReport.difference(report, expectedText: expectedText, expectedPath: target, messages: expectMessages) {
+                    if !plan.options.isEmpty { Output.standardOutput.write("\(report.trace): replayed\(with), as \(target) records\n") }
                     Output.standardOutput.write(diff)
                     differing += 1
                 } else {
-                    Output.standardOutput.write("\(report.trace): matches \(target) (\(report.errors) errors, \(report.warnings) warnings)\n")
+                    Output.standardOutput.write("\(report.trace): matches \(target) (\(report.errors) errors, \(report.warnings) warnings)"
+                        + (plan.options.isEmpty ? "\n" : "; replayed\(with), as it records\n"))
                     matching += 1
                 }
             }
-            if !updateExpected && entries.count > 1 {
+            // Files of the folders that are not traces: the gate cannot vouch for them.
+            for skipped in scan.skipped {
+                if updateExpected {
+                    Output.standardError.write("warning: \(TraceScan.message(skipped))\n")
+                } else {
+                    problems.append(LifecycleLogError(.invalidInput,
+                        "\(skipped.reason), so --expect cannot compare it with an expected report; "
+                        + "move it out of the folder of traces, or hide it (a name starting with .)", path: skipped.path))
+                }
+            }
+            // Expected reports whose trace is gone: a failed expectation, never a pass.
+            let skippedTargets = Dictionary(scan.skipped.map { (Self.expectedPath(in: expect, for: $0.name), $0.path) }, uniquingKeysWith: { a, _ in a })
+            for orphan in orphans {
+                let name = String(orphan.dropFirst((expect.hasSuffix("/") ? expect : expect + "/").count).dropLast(".expected.json".count))
+                let beside = skippedTargets[orphan].map { "; \(VisibleText.escape($0)) has its name but is not a trace" } ?? ""
+                let line = "\(VisibleText.escape(orphan)): there is no trace for this expected report (no \(VisibleText.escape(name)).jsonl, "
+                    + ".lmdb, .ndjson or other trace of that name among the traces given)\(beside); "
+                    + "restore the trace, or, if it was removed on purpose, delete its expected report too\n"
+                if updateExpected {
+                    Output.standardError.write("warning: \(line)")
+                } else {
+                    Output.standardOutput.write(line)
+                }
+            }
+            if !updateExpected {
+                // No expected report at all: one command for the folder, not one per trace.
+                let optionWords = (explore ? ["--explore"] : []) + (rules.map { ["--rules", $0] } ?? [])
+                if missing.count > 1 && missing.count == entries.count {
+                    let command = (["replay"] + traces + ["--expect", expect] + optionWords + ["--update-expected"]).map(FilePaths.shellWord).joined(separator: " ")
+                    let other = orphans.isEmpty ? "" : " (the folder holds \(orphans.count) other expected report\(orphans.count == 1 ? "" : "s") that no trace has: is it the right folder?)"
+                    problems.append(LifecycleLogError(.io,
+                        "there is no expected report for any of the \(entries.count) traces\(other); create them with: \(command) (then read them, and commit them)",
+                        path: expect))
+                } else {
+                    for (trace, target) in missingReplayed {
+                        let command = (["replay", trace, "--expect", target] + optionWords + ["--update-expected"]).map(FilePaths.shellWord).joined(separator: " ")
+                        problems.append(LifecycleLogError(.io, "there is no expected report for \(trace); create it with: \(command)", path: target))
+                    }
+                }
+            }
+            if !updateExpected && (entries.count > 1 || !orphans.isEmpty) {
                 let compared = differing + matching
-                Output.standardOutput.write(differing == 0
+                let noneExpected = compared == 0 && missing.count == entries.count && !entries.isEmpty
+                var summary = noneExpected
+                    ? "expect: \(entries.count == 1 ? "the trace has no expected report" : "none of the \(entries.count) traces has an expected report")"
+                    : differing == 0
                     ? "expect: \(compared) trace\(compared == 1 ? "" : "s") match\(compared == 1 ? "es its" : " their") expected report\(compared == 1 ? "" : "s")"
-                    : "expect: \(differing) of \(compared) traces differ from their expected reports")
-                Output.standardOutput.write(problems.isEmpty ? "\n" : " (and \(problems.count) could not be compared)\n")
+                    : "expect: \(differing) of \(compared) traces differ from their expected reports"
+                if !orphans.isEmpty {
+                    summary += "; \(orphans.count) expected report\(orphans.count == 1 ? " has" : "s have") no trace"
+                }
+                // With no expected report at all, the one error that says so is not a trace that could not be compared.
+                let others = problems.count - (noneExpected && missing.count > 1 ? 1 : 0)
+                Output.standardOutput.write(summary + (others == 0 ? "\n" : " (and \(others) could not be compared)\n"))
             }
             if !problems.isEmpty {
                 try Output.standardOutput.flush()
                 for error in problems { Output.standardError.write("replay: error: \(VisibleText.escape(error.description))\n") }
                 throw ExitCode(2)
             }
-            if differing > 0 { throw ExitCode(1) }
+            if differing > 0 || (!updateExpected && !orphans.isEmpty) { throw ExitCode(1) }
             try assertion(reports)
+        }
+
+        /// How the command line can contradict the options an expected report records.
+        enum Contradiction: CaseIterable {
+            /// --explore given; the report was made without it.
+            case exploreNotRecorded
+            /// --rules given; the report was made without a rules file.
+            case rulesNotRecorded
+            /// --rules given; the report was made with another rules file.
+            case otherRulesRecorded
+        }
+
+        /// One error for each way the command line contradicts the options expected reports
+        /// record, naming the first few reports.
+        private func contradictionErrors(_ contradictions: [(kind: Contradiction, target: String, recorded: ExpectedReport.Options)]) -> [LifecycleLogError] {
+            var errors: [LifecycleLogError] = []
+            for kind in Contradiction.allCases {
+                let found = contradictions.filter { $0.kind == kind }
+                guard !found.isEmpty else { continue }
+                let named = found.prefix(5).map { item in
+                    kind == .otherRulesRecorded ? "\(item.target) (its rules: \(item.recorded.rules ?? ""))" : item.target
+                }.joined(separator: ", ") + (found.count > 5 ? " and \(found.count - 5) more" : "")
+                let reports = found.count == 1 ? "the expected report \(named) was" : "\(found.count) expected reports were (\(named))"
+                let given = kind == .exploreNotRecorded ? "--explore" : "--rules \(rules ?? "")"
+                let what = switch kind {
+                case .exploreNotRecorded: "\(reports) made without --explore"
+                case .rulesNotRecorded: "\(reports) made without a rules file"
+                case .otherRulesRecorded: "\(reports) made with another rules file"
+                }
+                errors.append(LifecycleLogError(.invalidArgument,
+                    "\(given) was given, but \(what). --expect replays each trace with the options its expected report records, "
+                    + "so a different option would compare another report: leave \(kind == .exploreNotRecorded ? "--explore" : "--rules") out, or, if the "
+                    + "expected reports should change, write them again with --update-expected \(given)",
+                    path: nil))
+            }
+            return errors
         }
 
         /// Replays one trace, rendering its report as findings become final into
@@ -411,21 +657,26 @@ extension Replay {
         /// Replays `paths` on all cores; results keep the order of `paths`, and a
         /// trace that cannot be read is its error, not the end of the others.
         static func replayAll(_ paths: [String], configuration: RuleConfiguration) throws -> [Result<ReplayReport, LifecycleLogError>] {
+            try replayAll(paths, configurations: Array(repeating: configuration, count: paths.count))
+        }
+
+        /// Like ``replayAll(_:configuration:)``, each trace with its own configuration.
+        static func replayAll(_ paths: [String], configurations: [RuleConfiguration]) throws -> [Result<ReplayReport, LifecycleLogError>] {
             let single = paths.count == 1
             let total = single ? (Replayer.isJSONLines(paths[0]) ? nil : (try? Trace(path: paths[0]).eventCount).map(UInt64.init))
                 : UInt64(paths.count)
             return try Terminal.withProgress(single ? "replaying \(paths[0])" : "replaying \(paths.count) traces", total: total) { progress in
-                replayAll(paths, configuration: configuration, progress: progress, single: single)
+                replayAll(paths, configurations: configurations, progress: progress, single: single)
             }
         }
 
-        private static func replayAll(_ paths: [String], configuration: RuleConfiguration, progress: Terminal.Progress,
+        private static func replayAll(_ paths: [String], configurations: [RuleConfiguration], progress: Terminal.Progress,
                                       single: Bool) -> [Result<ReplayReport, LifecycleLogError>] {
             let results = Locked<[Result<ReplayReport, LifecycleLogError>?]>(Array(repeating: nil, count: paths.count))
             DispatchQueue.concurrentPerform(iterations: paths.count) { i in
                 let result: Result<ReplayReport, LifecycleLogError>
                 do {
-                    result = .success(try Replayer.replay(paths[i], configuration: configuration, customRules: AppRules.current, progress: single ? { progress.update($0) } : nil))
+                    result = .success(try Replayer.replay(paths[i], configuration: configurations[i], customRules: AppRules.current, progress: single ? { progress.update($0) } : nil))
                 } catch let error as LifecycleLogError {
                     result = .failure(error)
                 } catch {

@@ -18,7 +18,9 @@ extension Replay {
                 window's events) and single events while RULE still fires (at the event that was seq \
                 N, with --seq). Launches go only with their whole run, so the result is a valid trace; \
                 seqs are renumbered and t is kept. Writes the fixture and, beside it, its expected \
-                report (FIXTURE.expected.json, as --update-expected writes it).
+                report (FIXTURE.expected.json, as --update-expected writes it), which records the options \
+                the fixture replays with: --explore for kill-exposure, and the --rules file (as a path from \
+                the expected report's folder), so that --expect replays it the same way.
 
                 Example:
                   replay minimize session.lmdb --rule lost-update --seq 48123 -o traces/lost-update-48123.jsonl
@@ -74,8 +76,12 @@ extension Replay {
             let fixture = try Output.to(path: output)
             let expected: Output
             do { expected = try Output.to(path: expectedPath) } catch { fixture.discard(); throw error }
-            fixture.write(result.jsonLines(source: trace, explore: rule == .killExposure || configuration.explore))
-            expected.write(result.expectedReport(fixture: output))
+            // The expected report records how the fixture replays to it, so that `--expect` replays it so
+            // (issue 30: 7): with --explore for a what-if rule, with the rules file used here.
+            let explore = rule == .killExposure || configuration.explore
+            let options = ExpectedReport.Options(explore: explore, rules: rules.map { FilePaths.relative(from: FilePaths.folder(of: expectedPath), to: $0) })
+            fixture.write(result.jsonLines(source: trace, explore: explore))
+            expected.write(result.expectedReport(fixture: output, options: options))
             // Both files written and synced under their temporary names before either is renamed:
             // on a full disk neither replaces what was there.
             do {

@@ -12,12 +12,17 @@ final class FixtureTests: XCTestCase {
             .filter { ($0.hasSuffix(".jsonl") && !$0.hasSuffix(".export.jsonl")) || $0.hasSuffix(".lmdb") }.sorted()
         XCTAssertGreaterThan(fixtures.count, 25)
         for fixture in fixtures {
-            var configuration = RuleConfiguration()
-            configuration.explore = fixture.hasPrefix("explore/")
-            let report = try Replayer.replay("\(root)/\(fixture)", configuration: configuration)
             let base = fixture.hasSuffix(".lmdb") ? fixture.dropLast(".lmdb".count) : fixture.dropLast(".jsonl".count)
             let expectedPath = "\(root)/\(base).expected.json"
             let expected = try String(contentsOfFile: expectedPath, encoding: .utf8)
+            // Replayed with the options the expected report records, as `--expect` does.
+            let options = try ExpectedReport.options(in: expected, path: expectedPath)
+            var configuration = try options.rulesPath(expectedAt: expectedPath).map {
+                try RuleConfiguration(json: String(contentsOfFile: $0, encoding: .utf8), path: $0)
+            } ?? RuleConfiguration()
+            configuration.explore = options.explore
+            XCTAssertEqual(options.explore, fixture.hasPrefix("explore/"), "\(fixture): the fixtures of traces/explore/, and only they, record --explore")
+            let report = try Replayer.replay("\(root)/\(fixture)", configuration: configuration)
             if let diff = try ExpectedReport.difference(report, expectedText: expected, expectedPath: expectedPath) {
                 XCTFail(diff)
             }

@@ -55,7 +55,7 @@ struct ProcessResult {
     var stdout: String
     var stderr: String
     var signaled: Bool
-    /// Killed after the `timeout` given to ``runProgram(_:_:stdin:environment:timeout:)``.
+    /// Killed after the `timeout` given to ``runProgram(_:_:stdin:environment:timeout:currentDirectory:)``.
     var timedOut = false
 }
 
@@ -63,10 +63,11 @@ struct ProcessResult {
 /// runs longer (a command that hangs fails its test instead of holding up the run).
 @discardableResult
 func runProgram(_ program: String, _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil,
-                timeout: TimeInterval? = nil) throws -> ProcessResult {
+                timeout: TimeInterval? = nil, currentDirectory: String? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
+    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     // `--format github` appends to the job summary GITHUB_STEP_SUMMARY names: tests run in Actions
     // must not, so the caller's is dropped unless a test passes an environment of its own.
     process.environment = environment ?? ProcessInfo.processInfo.environment.filter { $0.key != "GITHUB_STEP_SUMMARY" }

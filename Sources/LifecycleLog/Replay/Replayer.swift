@@ -21,6 +21,56 @@ extension Replayer {
         }
     }
 
+    /// What a file holds, judged by its content alone: a trace file, a JSON Lines trace, or neither.
+    public enum FileContent: Sendable, Equatable {
+        /// A trace file: LMDB's magic number where a trace file has it.
+        case traceFile
+        /// A JSON Lines trace: its first line that is not blank or a `#` comment (within its first
+        /// 64 KiB) is a JSON object with an `event` member, or the header `{"format":"lifecycle-trace",…}`.
+        case jsonLines
+        /// Neither (an empty file, text, another JSON document, a file that cannot be opened).
+        case neither
+    }
+
+    /// What the file at `path` holds, whatever its name: how `replay FOLDER` tells the traces
+    /// among files of other names (`session.json`, `trace`, `spool.log`) from the rest.
+    public static func content(of path: String) -> FileContent {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return .neither }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 65_536)
+        var count = 0
+        while count < head.count {
+            let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { break }
+            count += n
+        }
+        if count >= 20 {
+            let magic = UInt32(head[16]) | UInt32(head[17]) << 8 | UInt32(head[18]) << 16 | UInt32(head[19]) << 24
+            if magic == LMDBFileCheck.magic { return .traceFile }
+        }
+        var start = count >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF ? 3 : 0
+        while start < count {
+            var end = start
+            while end < count && head[end] != 0x0A { end += 1 }
+            var first = start
+            while first < end, head[first] == 0x20 || head[first] == 0x09 || head[first] == 0x0D { first += 1 }
+            defer { start = end + 1 }
+            if first == end || head[first] == UInt8(ascii: "#") { continue }
+            guard head[first] == UInt8(ascii: "{") else { return .neither }
+            let value = head[first..<end].withUnsafeBufferPointer { try? JSONParser.parse($0) }
+            guard case .object(let members)? = value else { return .neither }
+            let isTrace = members.contains { member in
+                if member.name == "event" { return true }
+                if member.name == "format", case .string("lifecycle-trace") = member.value { return true }
+                return false
+            }
+            return isTrace ? .jsonLines : .neither
+        }
+        return .neither
+    }
+
     /// The warning for a JSON Lines trace whose last line is torn (no newline
     /// and not valid JSON: what a writer killed mid-line, such as a
     /// `SpoolSink`, leaves), or `nil`. Every reader drops such a line, as

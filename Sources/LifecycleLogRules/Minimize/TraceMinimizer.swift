@@ -311,8 +311,9 @@ extension TraceMinimizer.Result {
     }
 
     /// The expected report of the fixture at `fixture` (what `replay FIXTURE
-    /// --expect … --update-expected` writes).
-    public func expectedReport(fixture: String) -> String {
-        ExpectedReport.render(ReplayReport(trace: fixture, events: UInt64(events.count), runs: runs, findings: findings))
+    /// --expect … --update-expected` writes), recording `options`: `explore`
+    /// for a finding of a what-if rule, and the rules file the minimizer ran with.
+    public func expectedReport(fixture: String, options: ExpectedReport.Options = ExpectedReport.Options()) -> String {
+        ExpectedReport.render(ReplayReport(trace: fixture, events: UInt64(events.count), runs: runs, findings: findings), options: options)
     }
 }
