@@ -31,6 +31,9 @@ final class LaunchCrashLoopTests: XCTestCase {
         XCTAssertEqual(finding.related, [1, 3], "the first run's launch and end (the second launch), the second's launch")
         XCTAssertEqual(finding.severity, .error)
         XCTAssertTrue(finding.message.contains("restoring window w1 (scene main)"), finding.message)
+        // What the trace knows of an unrecorded end, no more (issue 30).
+        XCTAssertTrue(finding.message.contains("a crash, a watchdog kill and a force quit while it hung all look like this"), finding.message)
+        XCTAssertFalse(finding.message.contains("died"), finding.message)
     }
 
     func testRecordedCrashesLoopOncePerLoopWithTheFirstKillRelated() throws {

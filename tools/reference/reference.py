@@ -451,6 +451,10 @@ class Run:
         self.last_event_seq = ev.seq
         self.mbs_listed = set()
         self.app_writer = None
+        # What the rules that judge a run's end would find in the state after the run's last
+        # event, kept from the first change another process made to group keys since then
+        # (rules.md Readings 11: an unrecorded end is judged by the state after the last event)
+        self.frozen = None
 
 
 class Proc:
@@ -632,6 +636,11 @@ class Replayer:
             # ended at the willTerminate: the state judged is the one after the run's last
             # event (trace-format.md Readings 9), kept after each of its events (apply)
             mbs, uae, begins, listed = run.tentative
+        elif how == "launch" and run.frozen is not None:
+            # ended unrecorded: the state after the run's last event too (Readings 11), without
+            # what other processes did to group keys since (a save of theirs covers no key of a
+            # process that may already be gone)
+            mbs, uae, begins, listed = run.frozen
         else:
             mbs, uae, begins, listed = self.end_result(p)
         for anchor, rel in mbs:
@@ -798,6 +807,12 @@ class Replayer:
         f = ev.f
         if kind == "mark":
             return
+        if kind == "save" or (kind == "write" and f.get("scope") == "group"):
+            # may change group keys other processes hold: keep what their runs' ends would be
+            # judged by now, after their last events (Readings 11)
+            for q in self.procs.values():
+                if q is not p and q.run is not None and q.run.frozen is None:
+                    q.run.frozen = self.end_result(q)
         if kind == "launch":
             if p.run is not None:
                 self.end_run(p, ev, "launch")
@@ -843,6 +858,7 @@ class Replayer:
         self.keep_tentative(run, p)
 
     def keep_tentative(self, run, p):
+        run.frozen = None   # an event of the run: its state is its own again
         # after a willTerminate, the state judged at the end is the state after the run's last
         # event (trace-format.md Readings 9), flagged events included: rules.md Readings 10
         # excludes only other processes, marks and unknown kinds from "the last event"; the

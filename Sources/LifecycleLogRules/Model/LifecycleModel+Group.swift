@@ -19,6 +19,23 @@ package enum GroupEffect {
     case written(Name, version: UInt64, seq: UInt64)
     /// A save covered the key at this version.
     case saved(Name, version: UInt64)
+
+    /// What applying `effects` in order does, in fewer: for each key its last write, then its last
+    /// save if one came after it (a write by another process sets the saved version outright, and
+    /// saved versions only grow). Keeps a process's kept-aside effects within twice its keys.
+    static func coalesced(_ effects: [GroupEffect]) -> [GroupEffect] {
+        var written = Set<Name>(), saved = Set<Name>()
+        var kept: [GroupEffect] = []
+        for effect in effects.reversed() {
+            switch effect {
+            case .written(let name, _, _):
+                if written.insert(name).inserted { kept.append(effect) }
+            case .saved(let name, _):
+                if !written.contains(name), saved.insert(name).inserted { kept.append(effect) }
+            }
+        }
+        return kept.reversed()
+    }
 }
 
 extension LifecycleModel {

@@ -44,8 +44,11 @@ extension LifecycleReducer {
     /// in order leaves: a write by another process sets the key's version and takes it from this
     /// run whatever came before, and saved versions only grow (a later save takes off whatever an
     /// earlier one took off an undecided background save). A process waiting for its end after a
-    /// willTerminate keeps them for its next event, as before (its end is judged without them).
-    func catchUp(_ parkedProcess: inout ParkedProcess) {
+    /// willTerminate keeps them for its next event, as before (its end is judged without them), and
+    /// so does a running process taken up for a `launch` (`deferring`): that launch ends its run
+    /// unrecorded, judged by the state after its last event (rules.md, Readings 11), and the effects
+    /// apply after the judgement, to what the next run starts from.
+    func catchUp(_ parkedProcess: inout ParkedProcess, deferring: Bool = false) {
         guard parkedProcess.groupEpoch != groupKeys.epoch else { return }
         let since = parkedProcess.groupEpoch
         parkedProcess.groupEpoch = groupKeys.epoch
@@ -60,8 +63,11 @@ extension LifecycleReducer {
             if key.writeEpoch > since, let latest = key.latest { effects.append(.written(name, version: latest.version, seq: latest.seq)) }
             if key.saveEpoch > since { effects.append(.saved(name, version: key.saved)) }
         }
-        if parkedProcess.model.awaitsEndAfterWillTerminate {
+        if parkedProcess.model.awaitsEndAfterWillTerminate || (deferring && parkedProcess.model.isRunning) {
             parkedProcess.model.deferredGroupEffects += effects
+            if parkedProcess.model.deferredGroupEffects.count > 2 * held + 16 {
+                parkedProcess.model.deferredGroupEffects = GroupEffect.coalesced(parkedProcess.model.deferredGroupEffects)
+            }
         } else {
             for effect in effects { parkedProcess.model.apply(effect) }
         }
@@ -75,8 +81,9 @@ extension LifecycleReducer {
     }
 
     /// What other processes did to group keys while the current process waited for its end after
-    /// a willTerminate: applied before its next event of the run, dropped when the run is judged
-    /// (a `launch`, or the end of the trace), whose state is the one after its last event.
+    /// a willTerminate: applied before its next event of the run; dropped at the end of the trace,
+    /// where the run is judged by the state after its last event (at a `launch` the model applies
+    /// them once it has judged the run: ``LifecycleModel/applyLaunch(seq:t:_:_:)``).
     mutating func takeDeferredGroupEffects(runJudged: Bool) {
         var effects: [GroupEffect] = []
         swap(&effects, &model.deferredGroupEffects)

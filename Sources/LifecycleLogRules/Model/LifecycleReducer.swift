@@ -114,8 +114,8 @@ public struct LifecycleReducer: Sendable {
         eventCount += 1
         lastSeq = seq
         if event.process != currentProcess && event.kind != .mark {
-            switchProcess(to: event.process)
-            if !model.deferredGroupEffects.isEmpty { takeDeferredGroupEffects(runJudged: event.kind == .launch) }
+            switchProcess(to: event.process, judgingRun: event.kind == .launch)
+            if !model.deferredGroupEffects.isEmpty, event.kind != .launch { takeDeferredGroupEffects(runJudged: false) }
         }
         rules.now = EventTime(seq: seq, t: event.t)
         switch event.kind {
@@ -274,7 +274,7 @@ public struct LifecycleReducer: Sendable {
     /// ones for a process not seen before). The name table and the findings go along: names
     /// and the order of findings are the trace's, not a process's.
     @inline(never)
-    mutating func switchProcess(to process: Name) {
+    mutating func switchProcess(to process: Name, judgingRun: Bool = false) {
         var process = process
         if process != ReplayEvent.mainProcess && model.names[process].isEmpty { process = ReplayEvent.mainProcess }  // "process":"" is the main app
         guard process != currentProcess else { return }
@@ -290,7 +290,7 @@ public struct LifecycleReducer: Sendable {
         var carryExposure = false
         if var taken = parked.removeValue(forKey: process) {
             parkedMarks.remove(process)
-            catchUp(&taken)
+            catchUp(&taken, deferring: judgingRun)
             next = taken
             if exposedParked.contains(process) {
                 exposedParked.remove(process)
@@ -327,7 +327,9 @@ public struct LifecycleReducer: Sendable {
             let reporting = other.rules.findings.process
             other.rules.findings.process = process == ReplayEvent.mainProcess ? nil : other.model.names[process]
             other.rules.afterEvent(seq: finishedSeq, Self.exposureView(other.model))
-            catchUp(&other)
+            // Kept aside, not applied: if its run turns out to have ended unrecorded, its end is
+            // judged by the state after its last event (rules.md, Readings 11).
+            catchUp(&other, deferring: true)
             // A run waiting for its end after its willTerminate: its stretches count only if a
             // terminate or kill ends it, and then with what other processes did meanwhile.
             let view = Self.exposureView(other.model)
@@ -342,8 +344,8 @@ public struct LifecycleReducer: Sendable {
     }
 
     /// The state `kill-exposure` judges a set-aside process by: its own, with what other processes
-    /// did to `group` keys meanwhile when its run waits for its end after a willTerminate (kept
-    /// aside, ``LifecycleModel/deferredGroupEffects``, until the end says which reading holds).
+    /// did to `group` keys meanwhile (kept aside, ``LifecycleModel/deferredGroupEffects``, until its
+    /// next event or its end says which state holds).
     static func exposureView(_ model: LifecycleModel) -> LifecycleModel {
         guard !model.deferredGroupEffects.isEmpty else { return model }
         var ending = model

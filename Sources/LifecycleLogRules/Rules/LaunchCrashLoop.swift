@@ -53,16 +53,17 @@ package struct LaunchCrashLoop: BuiltInRule {
         if let kill = end.kill {
             how = "was killed (reason \"\(names[kill.name])\") at seq \(end.seq)"
         } else {
-            how = "ended with nothing recorded (the next launch came at seq \(end.seq))"
+            // The trace knows only that the process was gone by the next launch (issue 30).
+            how = "ended with nothing recorded (the next launch came at seq \(end.seq); a crash, a watchdog kill and a force quit while it hung all look like this)"
         }
         let restored = model.openWindows.filter(\.restored).sorted { $0.openSeq < $1.openSeq }
         let restoredList = FindingBound.list(restored) { "\(names[$0.id]) (scene \(names[$0.scene]))" }
-        let restoringText = restored.isEmpty ? "" : " It was restoring \(restored.count == 1 ? "window" : "windows") \(restoredList) when it ended: a crash while restoring saved state is the usual cause."
+        let restoringText = restored.isEmpty ? "" : " It was restoring \(restored.count == 1 ? "window" : "windows") \(restoredList) when it ended: a crash or a hang while restoring saved state is the usual cause."
         let gap = JSONWriter.number(run.launchT - first.launchT)
         let restoring = model.openWindows.indices.filter { model.openWindows[$0].restored }
         findings.report(.launchCrashLoop, at: end.seq, related: [first.launchSeq, first.endSeq, run.launchSeq],
                         subject: model.subject(windows: restoring, details: [end.kill.map { "kill:\(names[$0.name])" } ?? "nothing recorded"]),
-                        "Run \(run.number) (launched at seq \(run.launchSeq), \(gap) ms after run \(first.run) at seq \(first.launchSeq), which also died before becoming active) \(how) without ever becoming active: the app fails at launch again and again.\(restoringText) Make restoration tolerate bad saved state (decode with try? and fall back to an empty window, check that a document still exists), avoid force unwraps in App.init and the first view, and look in the crash logs for these times.")
+                        "Run \(run.number) (launched at seq \(run.launchSeq), \(gap) ms after run \(first.run) at seq \(first.launchSeq), which also ended before becoming active) \(how) without ever becoming active: the app fails at launch again and again.\(restoringText) Make restoration tolerate bad saved state (decode with try? and fall back to an empty window, check that a document still exists), avoid force unwraps in App.init and the first view, and look in the crash and hang logs for these times.")
     }
 }
 
