@@ -198,8 +198,10 @@ import Testing
         events += tracker.close(window: "settings")
         events += tracker.disappear(window: "settings", instance: 1)
         events += tracker.phase(.background, window: "settings")  // the closed window's late phase
+        // The reopen: the kept view's `onAppear` only. The glue attaches nothing (its view is in the
+        // same NSWindow, so `viewDidMoveToWindow` is not called): the close kept the attachment.
         events += tracker.appear(window: "settings", scene: "settings", restored: false, instance: 1)
-        tracker.attach(window: "settings", session: "nswindow-1")  // the view is in a window again
+        #expect(tracker.windows["settings"]?.session == "nswindow-1", "still observed after the reopen")
         events += tracker.phase(.active, window: "settings")
         #expect(events == [
             .open(window: "settings", scene: "settings"), .phase(.active, window: "settings"),
@@ -207,6 +209,27 @@ import Testing
             .open(window: "settings", scene: "settings"), .phase(.active, window: "settings"),
         ])
         #expect(tracker.end(window: "settings", instance: 1) == [], "an observed window's view end is no second close")
+    }
+
+    /// Issue 29, item 6: the glue may find the window's scene (or `NSWindow`) before the root view's
+    /// `onAppear`: the session is held and attached at the `open`, on every platform, so that the
+    /// scene's discard (or the window's close) is still the window's close, and a root-state release
+    /// is no close.
+    @Test func aSessionAttachedBeforeTheFirstAppearIsTheWindowsAtItsOpen() {
+        for platform in [Platform.iPadOS, .macOS, .visionOS] {
+            var tracker = WindowTracker(platform: platform)
+            tracker.attach(window: "w1", session: "S1")
+            #expect(tracker.appear(window: "w1", scene: "main", instance: 1) == [.open(window: "w1", scene: "main")])
+            #expect(tracker.windows["w1"]?.session == "S1", "\(platform)")
+            #expect(tracker.heldSessions.isEmpty)
+            #expect(tracker.end(window: "w1", instance: 1) == [], "\(platform): an observed window's view end is no close or disconnection")
+            if platform == .macOS {
+                #expect(tracker.close(window: "w1") == [.dismiss(window: "w1", reason: "closed")])
+            } else {
+                #expect(tracker.discard(sessions: ["S1"]) == [.dismiss(window: "w1", reason: "discarded")])
+                #expect(tracker.heldSessions.isEmpty, "a discarded session is not kept")
+            }
+        }
     }
 
     /// A root view whose identity changes (`.id(x)`, `if`/`else` branches each with the modifier):

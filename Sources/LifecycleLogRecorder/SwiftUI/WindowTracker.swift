@@ -28,7 +28,8 @@
 /// | ``end(window:instance:)`` of a window not observed, on macOS | `dismiss` (`closed`) |
 /// | ``disconnect(window:)``: `UIScene.didDisconnectNotification` | `delegate` `sceneDidDisconnect` (once) |
 /// | ``discard(sessions:)``: `application(_:didDiscardSceneSessions:)` | `dismiss` (`discarded`) of each of those sessions' windows |
-/// | ``close(window:)``: `NSWindow.willCloseNotification`, `dismissWindow` | `dismiss` (`closed`) |
+/// | ``close(window:)``: `NSWindow.willCloseNotification`, `dismissWindow` | `dismiss` (`closed`); on macOS the window's `NSWindow` stays attached for a reopen |
+/// | ``attach(window:session:)`` before the window's first `appear` | held, and attached at its `open` |
 ///
 /// **What closes a window.** Not `onDisappear`, not the background phase, and,
 /// on iOS, iPadOS, tvOS and visionOS, not the release of the root view's state
@@ -86,6 +87,11 @@ public struct WindowTracker: Sendable, Hashable {
     public private(set) var windows: [WindowID: Window] = [:]
     /// Phases that arrived before their window's first `appear`, by window id.
     public private(set) var heldPhases: [WindowID: LifecyclePhase] = [:]
+    /// Sessions attached while their window was not open, by window id: the glue found the window's
+    /// scene or `NSWindow` before its root view's `onAppear` (issue 29: either order happens), or a
+    /// Mac window closed and kept its view and `NSWindow` for a reopen (`Settings`, `Window`), whose
+    /// glue does not attach again (its view never moves to another window). Taken by the `open`.
+    public private(set) var heldSessions: [WindowID: String] = [:]
     /// The app-level phase as last recorded; `nil` until one is.
     public private(set) var appPhase: LifecyclePhase?
     /// Windows closed in this run: a late phase of theirs opens nothing. At most one entry per window
@@ -142,6 +148,7 @@ public struct WindowTracker: Sendable, Hashable {
         }
         closed.remove(window)
         var opened = Window(scene: scene, value: value, instance: instance, isVisible: true, phase: nil)
+        opened.session = heldSessions.removeValue(forKey: window)
         events.append(.open(window: window, scene: scene, value: value, restored: restored ? true : nil))
         if let held = heldPhases.removeValue(forKey: window) {
             opened.phase = held
@@ -224,7 +231,11 @@ public struct WindowTracker: Sendable, Hashable {
     /// (macOS, an id of the glue's choosing): ``discard(sessions:)`` and
     /// ``close(window:)`` can now name it, and on macOS its close comes from there.
     public mutating func attach(window: WindowID, session: String) {
-        windows[window]?.session = session
+        if windows[window] != nil {
+            windows[window]?.session = session
+        } else {
+            heldSessions[window] = session  // before its first `appear`, or closed: for its `open`
+        }
     }
 
     /// `application(_:didDiscardSceneSessions:)`: the user closed these scenes
@@ -250,8 +261,11 @@ public struct WindowTracker: Sendable, Hashable {
     ///   dismiss of one window records nothing).
     public mutating func dismiss(window: WindowID, reason: String? = nil) -> [Event.Kind] {
         heldPhases[window] = nil
-        guard windows.removeValue(forKey: window) != nil else { return [] }
+        guard let gone = windows.removeValue(forKey: window) else { return [] }
         closed.insert(window)
+        // A Mac window's close keeps its NSWindow and root view for a reopen (`Settings`, `Window`):
+        // the reopened window is still observed. A discarded scene session is gone for good.
+        if reason == "closed", !disconnectsScenes, let session = gone.session { heldSessions[window] = session }
         return [.dismiss(window: window, reason: reason)]
     }
 
