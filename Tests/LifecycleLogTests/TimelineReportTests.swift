@@ -201,16 +201,20 @@ final class TimelineProcessTests: XCTestCase {
         XCTAssertFalse(timeline.marks.contains { $0.kind == .uncleanEnd })
     }
 
-    func testAProcessThatOnlyMarksGetsNoLanesAndItsMarkDoesNotMoveTheAppsEnd() throws {
+    func testAProcessThatOnlyMarksGetsALaneForItsMarksAndItsMarkDoesNotMoveTheAppsEnd() throws {
         // The test runner's mark at t 300 is not an event of the app: the app died after t 20.
         let timeline = try Timeline.build("\(repositoryRoot)/traces/rules/harness-real-crash.jsonl")
-        XCTAssertEqual(timeline.processes, [""])
+        XCTAssertEqual(timeline.processes, ["", "com.example.NotesUITests.xctrunner"])
+        XCTAssertEqual(timeline.processRows, [1, 0], "the runner has no window rows, only its lane of marks")
         XCTAssertEqual(timeline.marks.filter { $0.kind == .uncleanEnd }.map(\.t), [20])
-        // Also when the runner's mark comes first.
+        XCTAssertEqual(timeline.marks.filter { $0.kind == .mark }.map { "\($0.process) \($0.row) \(timeline.labels[$0.label])" },
+                       ["1 -1 tap Save"])
+        // Also when the runner's mark comes first: it comes first on the page too.
         let first = try Timeline.build("\(repositoryRoot)/traces/rules/harness-xcuitest-terminate.jsonl")
-        XCTAssertEqual(first.processes, [""])
-        XCTAssertEqual(first.processNames, ["app"])
-        XCTAssertTrue(first.marks.allSatisfy { $0.process == 0 })
+        XCTAssertEqual(first.processes, ["com.example.NotesUITests.xctrunner", ""])
+        XCTAssertEqual(first.processNames, ["com.example.NotesUITests.xctrunner", "app"])
+        XCTAssertTrue(first.segments.allSatisfy { $0.process == 1 }, "the runner has no phases")
+        XCTAssertTrue(first.marks.filter { $0.kind != .mark }.allSatisfy { $0.process == 1 })
     }
 
     func testASingleProcessTraceKeepsOneUnnamedGroupOfLanes() throws {
@@ -301,5 +305,151 @@ final class TimelineManyWindowsTests: XCTestCase {
         XCTAssertGreaterThan(Int(numbers[1]) ?? 0, 1000, title)
         XCTAssertLessThan(Int(numbers[2]) ?? .max, 16_384, title)
         XCTAssertEqual(numbers[3], "true", title)
+    }
+}
+
+/// `mark` events (a test runner's steps, the app's own notes) on the timeline, and the legend.
+final class TimelineMarkTests: XCTestCase {
+    private let xcuitest = "\(repositoryRoot)/traces/rules/harness-xcuitest-terminate.jsonl"
+
+    /// The JSON inside the page's data block.
+    private func data(_ html: String) throws -> JSONValue {
+        let open = #"<script type="application/json" id="timeline-data">"#
+        let start = try XCTUnwrap(html.range(of: open)).upperBound
+        let end = try XCTUnwrap(html.range(of: "</script>", range: start..<html.endIndex)).lowerBound
+        var bytes = Array(html[start..<end].utf8)
+        return try bytes.withUnsafeMutableBufferPointer { try JSONParser.parse(UnsafeBufferPointer($0)) }
+    }
+
+    private func array(_ name: String, of value: JSONValue) throws -> [JSONValue] {
+        guard case .object(let members) = value, case .array(let items)? = members.first(where: { $0.name == name })?.value else {
+            XCTFail("no array \(name)"); return []
+        }
+        return items
+    }
+
+    /// The `mark` events the page's data holds: `"process row text"`, in order.
+    private func markTexts(_ html: String) throws -> [String] {
+        let value = try data(html)
+        let labels = try array("labels", of: value), processes = try array("processes", of: value)
+        var texts: [String] = []
+        func int(_ v: JSONValue) -> Int? { if case .number(let literal) = v { return Int(literal) } else { return nil } }
+        for mark in try array("marks", of: value) {
+            guard case .array(let m) = mark, m.count >= 6, int(m[0]) == 8 else { continue }
+            guard m.count == 7, let row = int(m[1]), let p = int(m[5]), let l = int(m[6]),
+                  labels.indices.contains(l), processes.indices.contains(p),
+                  case .string(let text) = labels[l], case .string(let process) = processes[p] else {
+                XCTFail("a mark without its text or process: \(mark)"); continue
+            }
+            texts.append("\(process) \(row) \(text)")
+        }
+        return texts
+    }
+
+    func testTheUITestRunnersMarksAreOnThePageInALaneOfTheirOwn() throws {
+        let html = try Timeline.build(xcuitest).html()
+        XCTAssertEqual(try markTexts(html), ["com.example.NotesUITests.xctrunner -1 testEditNote",
+                                             "com.example.NotesUITests.xctrunner -1 testOpenNote"])
+    }
+
+    func testThePageCountsTheProcessesReplayStatsCounts() throws {
+        for trace in ["rules/harness-xcuitest-terminate.jsonl", "rules/harness-real-crash.jsonl",
+                      "rules/app-widget-share-extension-clean.jsonl", "examples/macos-editor-quit.jsonl"] {
+            let path = "\(repositoryRoot)/traces/\(trace)"
+            let stats = try TraceStatistics.gather(path)
+            let timeline = try Timeline.build(path)
+            XCTAssertEqual(timeline.processes.count, stats.processes.count, trace)
+            XCTAssertEqual(Set(timeline.processes), Set(stats.processes.map(\.process)), trace)
+            XCTAssertEqual(try array("processes", of: try data(timeline.html())).count, stats.processes.count, trace)
+        }
+        XCTAssertEqual(try TraceStatistics.gather(xcuitest).processes.count, 2)
+    }
+
+    func testTheReadmeExamplesMarksAreDrawnAndEveryMarkIsKept() throws {
+        let timeline = try Timeline.build("\(repositoryRoot)/traces/examples/macos-editor-quit.jsonl")
+        let app = try XCTUnwrap(timeline.processNames.first)
+        XCTAssertEqual(try markTexts(timeline.html()), ["\(app) -1 step 1: edit a.txt", "\(app) -1 step 2: Cmd-Q"])
+        // Marks before the first launch, between runs and after the last: none is dropped.
+        for trace in ["event-before-launch.jsonl", "event-before-launch-negative.jsonl", "willterminate-exit0-unsaved.jsonl"] {
+            let path = "\(repositoryRoot)/traces/rules/\(trace)"
+            let marks = try TraceStatistics.gather(path).eventsPerKind.first { $0.kind == "mark" }?.count ?? 0
+            XCTAssertGreaterThan(marks, 0, trace)
+            XCTAssertEqual(try markTexts(try Timeline.build(path).html()).count, Int(marks), trace)
+        }
+    }
+
+    func testTheLegendHasAMarkEntryAndTellsWritesFromLaunches() throws {
+        let html = try Timeline.build(xcuitest).html()
+        /// The legend entry with `id`: its markup.
+        func entry(_ id: String) throws -> String {
+            let start = try XCTUnwrap(html.range(of: "<span id=\"\(id)\">"), "no legend entry \(id)").lowerBound
+            return String(html[start..<(try XCTUnwrap(html.range(of: "</span>", range: start..<html.endIndex)).upperBound)])
+        }
+        XCTAssertTrue(try entry("legend-mark").hasSuffix("</i>mark</span>"))
+        let write = try entry("legend-write"), launch = try entry("legend-launch")
+        let swatch = { (s: String) in s.replacingOccurrences(of: #"</i>.*"#, with: "", options: .regularExpression) }
+        XCTAssertNotEqual(swatch(write), swatch(launch))
+        // The legend's colours are the ones the canvas draws with, and write's is not launch's.
+        func color(_ name: String) throws -> String {
+            let start = try XCTUnwrap(html.range(of: "--\(name):")).upperBound
+            return String(html[start...].prefix(7))
+        }
+        XCTAssertNotEqual(try color("write"), try color("launch"))
+        XCTAssertTrue(html.contains(#"WRITE_COLOR = "\#(try color("write"))""#))
+        XCTAssertTrue(html.contains(#"MARK_COLOR = "\#(try color("mark"))""#))
+        XCTAssertTrue(html.contains(#"BOUNDARY_COLOR = ["", "", "", "", "\#(try color("launch"))""#))
+    }
+
+    func testAHostileMarkTextStaysInsideTheDataBlockAndALongOneIsCut() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("marks.jsonl")
+        let long = String(repeating: "é", count: Timeline.maxMarkLabel + 50)
+        try """
+            {"format":"lifecycle-trace","version":2}
+            {"event":"mark","t":0,"process":"</script><b>runner","label":"</script><script>alert(1)</script> & <!--"}
+            {"event":"launch","t":1,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            {"event":"mark","t":2,"label":"\(long)"}
+            {"event":"terminate","t":3}
+
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let html = try Timeline.build(path).html()
+        XCTAssertFalse(html.contains("</script><script>alert(1)"))
+        XCTAssertFalse(html.contains("<!--"))
+        let texts = try markTexts(html)
+        XCTAssertEqual(texts.first, "</script><b>runner -1 </script><script>alert(1)</script> & <!--")
+        XCTAssertEqual(texts.last, "app -1 " + String(repeating: "é", count: Timeline.maxMarkLabel - 1) + "…")
+        XCTAssertEqual(html, try Timeline.build(path).html(), "the same trace gives the same page")
+    }
+
+    func testALongTracesMarksAreCountedPerLaneAndBucketWithTheirFirstText() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("many-marks.jsonl")
+        var lines = [#"{"format":"lifecycle-trace","version":2}"#,
+                     #"{"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}"#]
+        for i in 0..<30_000 { lines.append(#"{"event":"mark","t":\#(i + 1),"process":"runner","label":"step \#(i)"}"#) }
+        lines.append(#"{"event":"terminate","t":40000}"#)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let timeline = try Timeline.build(path)
+        XCTAssertEqual(timeline.buckets, Timeline.bucketCount)
+        let marks = timeline.marks.filter { $0.kind == .mark }
+        XCTAssertLessThanOrEqual(marks.count, Timeline.bucketCount + 2)
+        XCTAssertEqual(marks.reduce(0) { $0 + $1.count }, 30_000, "every mark is counted")
+        XCTAssertEqual(timeline.labels[try XCTUnwrap(marks.first).label], "step 0")
+        XCTAssertLessThanOrEqual(timeline.labels.count, Timeline.bucketCount + 4)
+        XCTAssertEqual(timeline.processes, ["", "runner"])
+    }
+
+    func testTheRunnersMarksAreDrawnWithTheirTextInChromium() throws {
+        let html = try Timeline.build(xcuitest).html()
+        let title = try renderInChromium(html, check: """
+            const c = document.getElementById("canvas"), g = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+            let teal = 0; for (let i = 0; i < g.length; i += 4) if (g[i] === 0x00 && g[i + 1] === 0x83 && g[i + 2] === 0x8f) teal++;
+            document.title = `teal=${teal} summary=${document.getElementById("summary").textContent} label=${c.getAttribute("aria-label")}`;
+            """)
+        XCTAssertTrue(title.contains("marks: testEditNote, testOpenNote; time axis:"), title)
+        XCTAssertTrue(title.contains("2 processes"), title)
+        XCTAssertTrue(title.contains("window lanes: com.example.NotesUITests.xctrunner:, app:, w1 · main"), title)
+        let teal = Int(title.split(separator: " ").first?.dropFirst("teal=".count) ?? "") ?? 0
+        XCTAssertGreaterThan(teal, 40, title)
     }
 }

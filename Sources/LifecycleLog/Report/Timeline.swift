@@ -2,7 +2,9 @@
 /// `replay report`'s HTML timeline.
 ///
 /// Lanes are grouped by process (trace format 2: an app and its extensions),
-/// in the order the processes first appear. In each process, windows are
+/// in the order the processes first appear: every process with an event, as
+/// `replay stats` counts them, a process that only marks (a UI-test runner)
+/// included. In each process, windows are
 /// packed into rows (a row holds one window at a time, so there are as many
 /// rows as windows of that process were ever open at once), each with its
 /// phase over time; the process's app phase has a lane of its own. Long traces are quantised
@@ -43,6 +45,8 @@ public struct Timeline: Sendable {
             case uncleanEnd
             /// A run ended with a `kill` (trace format 2): the trace says who ended it.
             case kill
+            /// A `mark` event: a note from the app or a test runner, with its ``Mark/label``.
+            case mark
         }
         /// What happened.
         public var kind: Kind
@@ -56,6 +60,9 @@ public struct Timeline: Sendable {
         public var count: Int
         /// The first seq it stands for.
         public var seq: UInt64
+        /// For a ``Kind/mark``: its text (the first of those it stands for), an index into
+        /// ``Timeline/labels``, at most ``Timeline/maxMarkLabel`` characters; -1 for other kinds.
+        public var label: Int = -1
     }
 
     /// A finding placed on the timeline.
@@ -106,11 +113,20 @@ public struct Timeline: Sendable {
     public var processNames: [String]
     /// The number of window rows of each process (same order as ``processes``).
     public var processRows: [Int]
-    /// Window labels (`"w1 · note 42"`), indexed by ``Segment/label``.
+    /// Window labels (`"w1 · note 42"`), indexed by ``Segment/label``, and the texts of
+    /// `mark` events, indexed by ``Mark/label``.
     public var labels: [String]
     /// Phase bands, per lane in time order.
     public var segments: [Segment]
-    /// Opens, dismisses, writes, saves and run boundaries.
+    /// Opens, dismisses, writes, saves, run boundaries and `mark` events, in stream order.
+    ///
+    /// Bounded as the segments are: a trace of up to ``exactLimit`` events has one entry
+    /// per tick (a few per event at most); past it, the ticks of one kind in one lane and
+    /// one time bucket are one entry with their count and first seq, so there are at most
+    /// (``bucketCount`` + 2) entries per kind and lane, however long the trace. A `mark`
+    /// event's entry keeps the text of the first mark it stands for, cut to
+    /// ``maxMarkLabel`` characters, so the texts are bounded too (a 1M-event trace's
+    /// 11,606 marks are 4,877 entries, about 150 KB of the page).
     public var marks: [Mark]
     /// Findings with their place: every error (up to ``maxPlacedErrors``) and
     /// the first ``maxDetailedFindings`` warnings, by seq.
@@ -130,6 +146,8 @@ public struct Timeline: Sendable {
     public static let exactLimit: UInt64 = 20_000
     /// The number of time buckets for longer traces.
     public static let bucketCount = 4096
+    /// The longest `mark` text drawn, in characters (a longer one is cut, ending with "…").
+    public static let maxMarkLabel = 200
     /// How many warnings are placed individually; later ones are aggregated.
     public static let maxDetailedFindings = 5000
     /// How many errors are placed individually (errors are never aggregated
@@ -312,13 +330,23 @@ struct TimelineBuilder {
         return processes.count - 1
     }
 
-    mutating func addMark(_ kind: Timeline.Mark.Kind, _ lane: Lane, t: Double, seq: UInt64) {
+    /// Records a tick; on a quantised timeline, one per kind, lane and bucket, counting the rest
+    /// (a `mark`'s entry keeps the text of the first, so its texts are as bounded as its entries).
+    mutating func addMark(_ kind: Timeline.Mark.Kind, _ lane: Lane, t: Double, seq: UInt64, text: String? = nil) {
         if quantum > 0 {
             let key = MarkKey(kind: kind, lane: lane, bucket: bucket(t))
             if let i = markIndex[key] { marks[i].count += 1; return }
             markIndex[key] = marks.count
         }
-        marks.append(Timeline.Mark(kind: kind, process: lane.process, row: lane.row, t: t, count: 1, seq: seq))
+        var mark = Timeline.Mark(kind: kind, process: lane.process, row: lane.row, t: t, count: 1, seq: seq)
+        if let text { mark.label = label(Self.cut(text, to: Timeline.maxMarkLabel)) }
+        marks.append(mark)
+    }
+
+    /// `text` cut to at most `limit` characters, the last of them "…" when it was longer.
+    static func cut(_ text: String, to limit: Int) -> String {
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit - 1)) + "…"
     }
 
     /// What a lane held in a time bucket it did not fill with one phase: the time spent in each phase.
@@ -385,11 +413,13 @@ struct TimelineBuilder {
     mutating func apply(seq: UInt64, _ event: Event) {
         let t = event.t
         lastT = t
-        if case .mark = event.kind {
-            // A mark belongs to no run and changes nothing (the reducer keeps its current process);
-            // a process that only marks (a test runner) gets no lanes.
+        if case .mark(let text) = event.kind {
+            // A mark belongs to no run and changes nothing (the reducer keeps its current process,
+            // and the process's lanes and its end stay as they were). It is drawn on its process's
+            // app lane; a process that only marks (a test runner) gets that lane for its marks.
             reducer.apply(seq: seq, event)
-            let p = processIndex[event.process ?? ""] ?? processIndex[""] ?? (processes.isEmpty ? process(named: "") : 0)
+            let p = process(of: event)
+            addMark(.mark, Lane(process: p, row: -1), t: t, seq: seq, text: text)
             place(seq: seq, t: t, process: p, row: -1)
             return
         }
@@ -493,18 +523,7 @@ struct TimelineBuilder {
     mutating func finish() {
         for p in processes.indices { closeAll(p, at: lastT) }
         for (lane, fill) in fills.sorted(by: { $0.key < $1.key }) { flush(lane, fill) }
-        // A process with nothing to draw (the main app taken for a test runner's first mark) gets no lanes.
-        var used = Set(segments.map(\.process))
-        used.formUnion(marks.map(\.process))
-        used.formUnion(placed.map(\.process))
-        if used.count < processes.count, !used.isEmpty {
-            var renumbered: [Int: Int] = [:]
-            for p in processes.indices where used.contains(p) { renumbered[p] = renumbered.count }
-            processes = processes.indices.filter(used.contains).map { processes[$0] }
-            // `!`: every process in use was renumbered.
-            for i in segments.indices { segments[i].process = renumbered[segments[i].process]! }
-            for i in marks.indices { marks[i].process = renumbered[marks[i].process]! }
-            for i in placed.indices { placed[i].process = renumbered[placed[i].process]! }
-        }
+        // Every process with an event keeps its lanes (a test runner's marks are drawn on its own),
+        // so the page counts the processes `replay stats` counts.
     }
 }

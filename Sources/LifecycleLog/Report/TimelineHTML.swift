@@ -2,8 +2,10 @@ extension Timeline {
     /// The timeline as one self-contained HTML page: no network access, no
     /// external scripts or fonts. A lane per window row and one for the app
     /// phase, phase bands, opens, dismisses, writes and saves as ticks, run
-    /// boundaries, and each finding as a marker; zoom with the wheel or the
-    /// buttons, pan by dragging. The same timeline always gives the same bytes.
+    /// boundaries, `mark` events as flags with their text (on their process's
+    /// app lane: a process that only marks has that lane alone), and each
+    /// finding as a marker; zoom with the wheel or the buttons, pan by
+    /// dragging. The same timeline always gives the same bytes.
     public func html() -> String {
         // One buffer for the page: a long trace's data is written once, not copied from string to string.
         let data = dataJSON()
@@ -44,11 +46,15 @@ extension Timeline {
             raw("[\(s.row),"); num(s.start); raw(","); num(s.end); raw(",\(phases.firstIndex(of: s.phase)!),\(s.label),\(s.process)]")
         }
         raw("],\"marks\":[")
-        let kinds: [Mark.Kind] = [.open, .dismiss, .write, .save, .launch, .terminate, .uncleanEnd, .kill]
+        // The script's KIND array follows this order.
+        let kinds: [Mark.Kind] = [.open, .dismiss, .write, .save, .launch, .terminate, .uncleanEnd, .kill, .mark]
         for (i, m) in marks.enumerated() {
             if i > 0 { raw(",") }
             // `!`: every kind is in `kinds`.
-            raw("[\(kinds.firstIndex(of: m.kind)!),\(m.row),"); num(m.t); raw(",\(m.count),\(m.seq),\(m.process)]")
+            raw("[\(kinds.firstIndex(of: m.kind)!),\(m.row),"); num(m.t); raw(",\(m.count),\(m.seq),\(m.process)")
+            // A `mark` event's text: an index into `labels`.
+            if m.kind == .mark { raw(",\(m.label)") }
+            raw("]")
         }
         raw("],\"findings\":[")
         for (i, p) in findings.enumerated() {
@@ -127,7 +133,8 @@ extension Timeline {
 
     static let style = """
         <style>
-        :root { --active:#2e7d32; --inactive:#f0a500; --background:#9aa0a6; --error:#d32f2f; --warning:#ef6c00; --ink:#202124; --muted:#5f6368; }
+        :root { --active:#2e7d32; --inactive:#f0a500; --background:#9aa0a6; --error:#d32f2f; --warning:#ef6c00; --ink:#202124; --muted:#5f6368;
+          --write:#795548; --save:#0b8043; --launch:#1a73e8; --terminate:#202124; --kill:#8e24aa; --mark:#00838f; }
         * { box-sizing: border-box; }
         body { margin: 0; font: 13px/1.4 -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; color: var(--ink); background: #fff; }
         header { padding: 12px 16px 8px; border-bottom: 1px solid #e0e0e0; display: flex; flex-wrap: wrap; gap: 8px 24px; align-items: baseline; }
@@ -138,6 +145,11 @@ extension Timeline {
         .controls button { font: inherit; padding: 2px 10px; margin-right: 4px; border: 1px solid #c0c0c0; background: #f8f9fa; border-radius: 4px; cursor: pointer; }
         .legend { display: flex; flex-wrap: wrap; gap: 4px 14px; padding: 6px 16px; color: var(--muted); font-size: 12px; }
         .legend i { display: inline-block; width: 12px; height: 12px; vertical-align: -2px; margin-right: 4px; border-radius: 2px; }
+        .legend i.tick { width: 3px; height: 7px; vertical-align: -2px; border-radius: 0; }
+        .legend i.bar { width: 2px; height: 14px; vertical-align: -3px; border-radius: 0; }
+        .legend i.run { width: 2px; height: 16px; vertical-align: -4px; border-radius: 0; }
+        .legend i.dashed { background: repeating-linear-gradient(var(--error) 0 4px, transparent 4px 7px); }
+        .legend i.flag { width: 9px; height: 14px; vertical-align: -3px; border-radius: 0; background: linear-gradient(var(--mark), var(--mark)) 0 0 / 2px 14px no-repeat, linear-gradient(var(--mark), var(--mark)) 2px 0 / 7px 5px no-repeat; }
         #chart { position: relative; margin: 0 16px; border: 1px solid #e0e0e0; border-radius: 4px; }
         canvas { display: block; width: 100%; cursor: grab; }
         canvas.dragging { cursor: grabbing; }
@@ -167,12 +179,13 @@ extension Timeline {
           <span><i style="background:var(--inactive)"></i>inactive</span>
           <span><i style="background:var(--background)"></i>background</span>
           <span>▲ open</span><span>▼ dismiss</span>
-          <span><i style="background:#1a73e8;width:3px"></i>write</span>
-          <span><i style="background:#0b8043;width:3px"></i>save</span>
-          <span><i style="background:#1a73e8;width:2px"></i>launch</span>
-          <span><i style="background:#202124;width:2px"></i>terminate</span>
-          <span><i style="background:var(--error);width:2px"></i>ended without terminate</span>
-          <span><i style="background:#8e24aa;width:2px"></i>kill</span>
+          <span id="legend-write"><i class="tick" style="background:var(--write)"></i>write</span>
+          <span id="legend-save"><i class="bar" style="background:var(--save)"></i>save</span>
+          <span id="legend-mark"><i class="flag"></i>mark</span>
+          <span id="legend-launch"><i class="run" style="background:var(--launch)"></i>launch</span>
+          <span><i class="run" style="background:var(--terminate)"></i>terminate</span>
+          <span><i class="run dashed"></i>ended without terminate</span>
+          <span><i class="run" style="background:var(--kill)"></i>kill</span>
           <span><i style="background:var(--error);transform:rotate(45deg)"></i>error</span>
           <span><i style="background:var(--warning);transform:rotate(45deg)"></i>warning</span>
           <span>Scroll to zoom, drag to pan, click a finding to go to it.</span>

@@ -6,6 +6,9 @@ extension Timeline {
     /// dominant phase; ticks, run boundaries and findings that share a column
     /// are drawn once, with their count in the tooltip (and on the marker for
     /// findings), so a zoomed-out long trace shows shapes, not a smear.
+    /// A `mark` event is a flag on its process's app lane with its text beside it,
+    /// cut where the next flag of the lane begins (the whole text is in the
+    /// tooltip); marks that share a column are one flag, "+N" after the first text.
     /// Findings counted rather than placed (``Timeline/aggregated``) get a lane
     /// of their own; clicking a count zooms to its stretch. Clicking a finding
     /// in the table highlights it on the timeline, and clicking a marker
@@ -14,8 +17,11 @@ extension Timeline {
         "use strict";
         const D = JSON.parse(document.getElementById("timeline-data").textContent);
         const PHASE = ["#2e7d32", "#f0a500", "#9aa0a6"], PHASE_NAME = ["active", "inactive", "background"];
-        const KIND = ["open", "dismiss", "write", "save", "launch", "terminate", "ended without terminate", "kill"];
+        // Mark kinds, in the order of Timeline.dataJSON; 4 to 7 are run boundaries. The colours are the legend's.
+        const KIND = ["open", "dismiss", "write", "save", "launch", "terminate", "ended without terminate", "kill", "mark"];
         const BOUNDARY_COLOR = ["", "", "", "", "#1a73e8", "#202124", "#d32f2f", "#8e24aa"];
+        const WRITE_COLOR = "#795548", SAVE_COLOR = "#0b8043", MARK_COLOR = "#00838f", MARK = 8;
+        const isBoundary = k => k >= 4 && k <= 7;
         const SEV = ["error", "warning"], SEV_COLOR = ["#d32f2f", "#ef6c00"];
         const canvas = document.getElementById("canvas"), ctx = canvas.getContext("2d"), tip = document.getElementById("tip");
         const LABEL_W = 170, LANE_H = 30, TOP = 54, PAD = 8, AXIS_Y = 14, RUNS_Y = 26;  // axis labels, then a strip for dense run boundaries, then the lanes
@@ -24,6 +30,10 @@ extension Timeline {
         // (when there are several), its app phase, its window rows.
         const P = Math.max(D.processes.length, 1), MULTI = D.processes.length > 1;
         const procRows = p => D.processRows[p] || 0;
+        // A process that never ran (a test runner that only marks) has no app phase: its lane holds its marks.
+        const phased = new Set(), marked = new Set();
+        for (const sg of D.segments) if (sg[0] === -1) phased.add(sg[5]);
+        for (const m of D.marks) if (m[0] === MARK) marked.add(m[5]);
         const base = [];  // the lane index of each process's app-phase lane
         let lanes = MORE;
         for (let p = 0; p < P; p++) { if (MULTI) lanes++; base.push(lanes); lanes += 1 + procRows(p); }
@@ -159,7 +169,7 @@ extension Timeline {
               ctx.fillText(clip(D.processes[p], width - 16), 8, laneY(p, -2));
               ctx.font = "12px -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Arial, sans-serif";
             }
-            ctx.fillText("app phase", MULTI ? 16 : 8, laneY(p, -1));
+            ctx.fillText(!phased.has(p) && marked.has(p) ? "marks" : "app phase", MULTI ? 16 : 8, laneY(p, -1));
           }
           if (MORE) ctx.fillText("more findings", 8, MORE_Y());
           ctx.restore();
@@ -188,7 +198,7 @@ extension Timeline {
           ctx.restore();
           // What the canvas shows, for screen readers (and the page's own checks).
           canvas.setAttribute("aria-label", `Timeline of ${name} from ${fmt(v0 - D.start)} to ${fmt(v1 - D.start)}; ` +
-            `window lanes: ${named.join(", ")}; time axis: ${drawn.join(", ")}`);
+            `window lanes: ${named.join(", ")}; ${marksShown.length ? `marks: ${marksShown.join(", ")}; ` : ""}time axis: ${drawn.join(", ")}`);
         }
         let labelsAt = new Map();  // "process,row" → the windows the row shows in view: {first, count}
         function drawPhases() {
@@ -235,23 +245,32 @@ extension Timeline {
               text: `<b>${row >= 0 ? esc(D.labels[acc[3]]) : "app phase"}</b>${MULTI ? " · " + esc(D.processes[p]) : ""}<br>short phases here (zoom in to see each): ${[0, 1, 2].filter(i => acc[i] > 0).map(share).join(", ") || PHASE_NAME[ph]}`});
           }
         }
+        let marksShown = [];  // the texts of the marks in view (the first MARKS_LISTED), for the canvas's label
+        const MARKS_LISTED = 50;
         function drawMarks(height) {
           // One glyph per kind, lane and column; run boundaries thin out to short ticks when dense.
           const cells = new Map();
-          for (const [k, row, t, count, seq, p] of D.marks) {
+          for (const [k, row, t, count, seq, p, label] of D.marks) {
             if (t < v0 || t > v1) continue;
-            const key = `${k},${p},${row},${column(x(t), k <= 1 ? OPEN_COL : TICK_COL)}`;
+            const key = `${k},${p},${row},${column(x(t), k <= 1 || k === MARK ? OPEN_COL : TICK_COL)}`;
             const cell = cells.get(key);
-            if (cell) { cell.count += count; cell.last = seq; } else cells.set(key, {k, p, row, t, count, seq, last: seq});
+            if (cell) { cell.count += count; cell.last = seq; } else cells.set(key, {k, p, row, t, count, seq, last: seq, label});
           }
           let boundaries = 0;
-          for (const c of cells.values()) if (c.k >= 4) boundaries++;
+          for (const c of cells.values()) if (isBoundary(c.k)) boundaries++;
           const dense = boundaries > plotW() / 12;
-          for (const {k, p, row, t, count, seq, last} of cells.values()) {
-            const px = x(t), y = laneY(p, row);
-            if (k < 4 && (y < -LANE_H || y > height + LANE_H)) continue;
-            const what = `${count > 1 ? count + " × " : ""}${KIND[k]}${MULTI ? " of " + esc(D.processes[p]) : ""} (seq ${seq}${count > 1 ? "…" + last : ""}) at ${fmt(t - D.start)}`;
-            if (k >= 4) {
+          // Flags of `mark` events, per lane in time order: each text runs to the next flag of its lane.
+          const flags = [...cells.values()].filter(c => c.k === MARK).sort((a, b) => a.p - b.p || a.row - b.row || a.t - b.t || a.seq - b.seq);
+          marksShown = [];
+          for (const c of cells.values()) if (c.k === MARK && marksShown.length < MARKS_LISTED) marksShown.push(D.labels[c.label] + (c.count > 1 ? ` +${c.count - 1}` : ""));
+          for (const cell of cells.values()) {
+            const {k, p, row, t, count, seq, last, label} = cell, px = x(t), y = laneY(p, row);
+            if (!isBoundary(k) && (y < -LANE_H || y > height + LANE_H)) continue;
+            const kind = k !== MARK ? KIND[k] : `${count > 1 ? "marks, the first" : "mark"} “${esc(D.labels[label])}”`;
+            const what = `${count > 1 ? count + " × " : ""}${kind}${MULTI ? " of " + esc(D.processes[p]) : ""} (seq ${seq}${count > 1 ? "…" + last : ""}) at ${fmt(t - D.start)}`;
+            if (k === MARK) {
+              cell.what = what;  // drawn below, with the other flags
+            } else if (isBoundary(k)) {
               // A run boundary spans its own process's lanes (with one process, every lane).
               ctx.strokeStyle = BOUNDARY_COLOR[k];
               ctx.setLineDash(k === 6 && !dense ? [5, 4] : []); ctx.lineWidth = dense ? 1 : 2;
@@ -268,11 +287,41 @@ extension Timeline {
               ctx.fill();
               hits.push({x0: px - 4, x1: px + 4, y0: y - 15, y1: y + 15, text: what});
             } else {
-              ctx.fillStyle = k === 2 ? "#1a73e8" : "#0b8043";
+              ctx.fillStyle = k === 2 ? WRITE_COLOR : SAVE_COLOR;
               ctx.fillRect(px - 0.5, k === 2 ? y + 8 : y - 12, 1.5, k === 2 ? 6 : 24);
               hits.push({x0: px - 2, x1: px + 2, y0: y - 12, y1: y + 14, text: what});
             }
           }
+          // Flags last, over the bands and ticks: a staff, a pennant, and the text on a white tab.
+          ctx.font = "11px -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Arial, sans-serif";
+          // The text goes right of its flag, up to the next flag of the lane; where that leaves less
+          // room than the text needs (the last flag, at the chart's right edge), left of it when there
+          // is more room there, back to the previous text.
+          // Dense flags (a long trace zoomed out) keep to the top of the lane, clear of its phases.
+          let laneKey = "", prevRight = LABEL_W;
+          const denseFlags = flags.length > plotW() / 12;
+          flags.forEach((f, i) => {
+            const px = x(f.t), y = laneY(f.p, f.row);
+            if (laneKey !== f.p + "," + f.row) { laneKey = f.p + "," + f.row; prevRight = LABEL_W; }
+            if (y < -LANE_H || y > height + LANE_H) return;
+            ctx.fillStyle = MARK_COLOR;
+            ctx.fillRect(px - 1, y - 14, 2, denseFlags ? 7 : 24);
+            ctx.beginPath(); ctx.moveTo(px + 1, y - 14); ctx.lineTo(px + 9, y - 11); ctx.lineTo(px + 1, y - 8); ctx.closePath(); ctx.fill();
+            hits.push({x0: px - 3, x1: px + 9, y0: y - 14, y1: y + 10, text: f.what});
+            const next = flags[i + 1], sameLane = next && next.p === f.p && next.row === f.row;
+            const right = Math.min(sameLane ? x(next.t) - px - 8 : width - px - 6, 240), left = Math.min(px - prevRight - 8, 240);
+            const full = D.labels[f.label] + (f.count > 1 ? ` +${f.count - 1}` : "");
+            const onLeft = ctx.measureText(full).width + 9 > right && left > right;
+            const room = onLeft ? left : right;
+            if (room < 24) { prevRight = Math.max(prevRight, px + 10); return; }  // no room for text: the tooltip has it
+            const label = clip(full, room - 9), w = ctx.measureText(label).width, x0 = onLeft ? px - 4 - (w + 6) : px + 3;
+            ctx.fillStyle = "rgba(255,255,255,0.92)"; ctx.fillRect(x0, y - 5, w + 6, 14);
+            ctx.fillStyle = MARK_COLOR; ctx.fillRect(x0, y + 8, w + 6, 1);
+            ctx.fillStyle = "#202124"; ctx.fillText(label, x0 + 3, y + 2);
+            hits.push({x0, x1: x0 + w + 6, y0: y - 5, y1: y + 9, text: f.what});
+            prevRight = Math.max(x0 + w + 6, px + 10);
+          });
+          ctx.font = "12px -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Arial, sans-serif";
         }
         function diamond(px, y, r, color) {
           ctx.fillStyle = color;
