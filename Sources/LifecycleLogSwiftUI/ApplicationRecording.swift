@@ -10,6 +10,8 @@ import SwiftUI
 /// The observations of the application's notifications, kept for the life of the process
 /// (replaced by a new `recordLaunch`).
 private let applicationObservations = Locked<[LifecycleLogObservation]>([])
+/// The observation of scenes connecting (`UIScene.willConnectNotification`), for the launch's reason.
+private let sceneConnections = Locked<LifecycleLogObservation?>(nil)
 
 extension SceneRecorder {
     /// Records each of `notifications` of `application` as what it means (``application(_:)``),
@@ -27,16 +29,19 @@ import UIKit
 
 extension SceneRecorder {
     /// Records the app's `launch` from its delegate adaptor's
-    /// `application(_:didFinishLaunchingWithOptions:)`: the reason from the application's state
-    /// (`background` for a launch without UI) and from `ActivePrewarm` (`prewarm`), the app-level
-    /// phase such a launch starts in, and from then on the app-level phase from `UIApplication`'s
-    /// notifications (which come whether or not a scene is connected) and `willTerminate`.
+    /// `application(_:didFinishLaunchingWithOptions:)`, and from then on the app-level phase from
+    /// `UIApplication`'s notifications (which come whether or not a scene is connected) and
+    /// `willTerminate`. The reason comes from what cannot be wrong (``LaunchConditions``): the launch
+    /// options, then a scene connecting (`UIScene.willConnectNotification`: a launch with UI) or the
+    /// launch sequence ending with none (the main queue's next turn: a launch without UI). In a
+    /// SwiftUI app no scene is connected yet here, so the application's state says `background`
+    /// whatever launched it (issue 29). `ActivePrewarm` is recorded as `prewarmed: true`.
     ///
     /// ```swift
     /// final class AppDelegate: NSObject, UIApplicationDelegate {
     ///     func application(_ application: UIApplication,
     ///                      didFinishLaunchingWithOptions options: [UIApplication.LaunchOptionsKey: Any]? = nil) -> Bool {
-    ///         SceneRecorder.shared(for: recorder).recordLaunch(of: application, platform: .iOS, scenes: scenes)
+    ///         SceneRecorder.shared(for: recorder).recordLaunch(of: application, options: options, platform: .iOS, scenes: scenes)
     ///         return true
     ///     }
     ///     func application(_ application: UIApplication, didDiscardSceneSessions sessions: Set<UISceneSession>) {
@@ -52,15 +57,22 @@ extension SceneRecorder {
     ///   - app: the app's name or bundle id.
     ///   - build: the app's build.
     @MainActor
-    public func recordLaunch(of application: UIApplication, platform: Platform, scenes: [SceneDeclaration], app: String? = nil, build: String? = nil) {
+    public func recordLaunch(of application: UIApplication, options: [UIApplication.LaunchOptionsKey: Any]? = nil, platform: Platform,
+                             scenes: [SceneDeclaration], app: String? = nil, build: String? = nil) {
         let state: LaunchConditions.ApplicationState
         switch application.applicationState {
         case .active: state = .active
         case .background: state = .background
         default: state = .inactive
         }
-        launch(platform: platform, scenes: scenes, conditions: LaunchConditions(applicationState: state, environment: ProcessInfo.processInfo.environment),
-               app: app, build: build)
+        let conditions = LaunchConditions(applicationState: state, environment: ProcessInfo.processInfo.environment,
+                                          launchOptions: Set((options ?? [:]).keys.map(\.rawValue)))
+        sceneConnections.withLock { observation in
+            observation = LifecycleLogObservation(UIScene.willConnectNotification, object: nil) { [self] in launchEvidence(.sceneWillConnect) }
+        }
+        launch(platform: platform, scenes: scenes, conditions: conditions, app: app, build: build)
+        // UIKit connects a launch's first scene before the main queue's next turn (spec/apple-order.md, A2).
+        DispatchQueue.main.async { [self] in launchEvidence(.launchSequenceEnded) }
         let notifications: [(Notification.Name, ApplicationNotification)] = [
             (UIApplication.didBecomeActiveNotification, .didBecomeActive),
             (UIApplication.willResignActiveNotification, .willResignActive),

@@ -13,7 +13,7 @@ final class LifecycleLogObservation: @unchecked Sendable {
     // @unchecked Sendable: `token` is set once, in init, and only read in deinit.
     private let token: any NSObjectProtocol
 
-    init(_ name: Notification.Name, object: AnyObject, _ action: @escaping @Sendable () -> Void) {
+    init(_ name: Notification.Name, object: AnyObject?, _ action: @escaping @Sendable () -> Void) {
         token = NotificationCenter.default.addObserver(forName: name, object: object, queue: nil) { _ in action() }
     }
 

@@ -74,7 +74,7 @@ final class FormatVersion2Tests: XCTestCase {
         XCTAssertEqual(parsed[19].process, "")
         XCTAssertEqual(parsed[23].kind, .unknown(name: "later"))
         XCTAssertEqual(parsed[23].process, "p")
-        XCTAssertTrue(parsed.allSatisfy { $0.extraFields.allSatisfy { !["process", "document", "stage", "id", "debugger", "harness", "activation"].contains($0.name) } })
+        XCTAssertTrue(parsed.allSatisfy { $0.extraFields.allSatisfy { !["process", "document", "stage", "id", "debugger", "harness", "activation", "prewarmed"].contains($0.name) } })
         // Export writes the same lines back.
         XCTAssertEqual(parsed.map(\.jsonLine), v2Lines)
     }
@@ -216,6 +216,34 @@ final class FormatVersion2Tests: XCTestCase {
         let out = folder.file("out.jsonl")
         XCTAssertEqual(try replay("export", path, "-o", out).status, 0)
         XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), text)
+    }
+
+    /// Issue 29: `prewarmed` on a launch, a fact of the launch. Stored as the record's first extra
+    /// member (layout 3 unchanged: an older reader keeps it as an unknown member), read back into
+    /// the launch, exported in its place; `null` or a string is refused naming the field.
+    func testPrewarmedRoundTripsAndIsChecked() throws {
+        let folder = TemporaryFolder()
+        let line = #"{"event":"launch","t":3,"platform":"iOS","scenes":[],"reason":"user","prewarmed":true,"extra":2}"#
+        let path = folder.file("prewarmed.lmdb")
+        try TraceInterchange.importJSONLines(from: folder.write("in.jsonl", header2 + "\n" + line + "\n"), to: path)
+        XCTAssertEqual(try exportLines(path), [header2, line])
+        var stored: [Event] = []
+        try Trace(path: path).forEachEvent { _, e in stored.append(e); return true }
+        guard case .launch(let launch)? = stored.first?.kind else { return XCTFail("no launch") }
+        XCTAssertEqual(launch.prewarmed, true)
+        XCTAssertEqual(launch.reason, "user")
+        XCTAssertEqual(stored.first?.extraFields.map(\.name), ["extra"])
+        var reducer = LifecycleReducer()
+        for (i, event) in try events(header2 + "\n" + line + "\n" + #"{"event":"phase","t":30000,"phase":"active"}"#).enumerated() {
+            reducer.apply(seq: UInt64(i + 1), event)
+        }
+        reducer.finish()
+        XCTAssertEqual(reducer.findings.map(\.rule), [.slowLaunch], "judged as the user's launch it is, from its t")
+        for bad in ["null", "\"yes\""] {
+            XCTAssertThrowsError(try events(header2 + "\n" + #"{"event":"launch","t":0,"platform":"iOS","scenes":[],"prewarmed":"# + bad + "}")) { error in
+                XCTAssertTrue("\(error)".contains("prewarmed"), "\(error)")
+            }
+        }
     }
 
     func testEachVersion2FieldRoundTripsAlone() throws {

@@ -27,11 +27,21 @@ final class LaunchRecordingTests: XCTestCase {
     func testTheConditionsGiveTheReasonAndTheInitialAppPhase() {
         XCTAssertEqual(LaunchConditions(applicationState: .inactive).reason, "user")
         XCTAssertNil(LaunchConditions(applicationState: .inactive).initialAppPhase)
-        XCTAssertEqual(LaunchConditions(applicationState: .background).reason, "background")
-        XCTAssertEqual(LaunchConditions(applicationState: .background).initialAppPhase, .background)
+        // An app without scenes in the background was launched without UI; with scenes (every
+        // SwiftUI app) no scene is connected yet, so only what follows can tell (issue 29, item 5).
+        XCTAssertEqual(LaunchConditions(applicationState: .background, usesScenes: false).decidedReason, "background")
+        XCTAssertEqual(LaunchConditions(applicationState: .background, usesScenes: false).initialAppPhase, .background)
+        XCTAssertNil(LaunchConditions(applicationState: .background).decidedReason)
+        // The launch options decide where they can.
+        XCTAssertEqual(LaunchConditions(applicationState: .background, launchOptions: ["UIApplicationLaunchOptionsLocationKey"]).decidedReason, "background")
+        XCTAssertEqual(LaunchConditions(applicationState: .background, launchOptions: ["UIApplicationLaunchOptionsURLKey"]).decidedReason, "user")
+        XCTAssertNil(LaunchConditions(applicationState: .background, launchOptions: ["UIApplicationLaunchOptionsRemoteNotificationKey"]).decidedReason,
+                     "a tapped notification and a silent push both bring it")
+        // Prewarming is over when the delegate hears of the launch: a fact, not a reason or a phase (item 3).
         let prewarmed = LaunchConditions(applicationState: .inactive, environment: ["ActivePrewarm": "1", "HOME": "/"])
-        XCTAssertEqual(prewarmed.reason, "prewarm")
-        XCTAssertEqual(prewarmed.initialAppPhase, .background)
+        XCTAssertTrue(prewarmed.prewarmed)
+        XCTAssertEqual(prewarmed.reason, "user")
+        XCTAssertNil(prewarmed.initialAppPhase)
         XCTAssertFalse(LaunchConditions(applicationState: .inactive, environment: ["ActivePrewarm": "0"]).prewarmed)
         XCTAssertEqual(ApplicationNotification.allCases.map(\.appPhase), [.active, .inactive, .background, .inactive, nil])
     }
@@ -58,7 +68,7 @@ final class LaunchRecordingTests: XCTestCase {
     /// the user opens it: `willEnterForeground`, a scene connects, `didBecomeActive`.
     func testABackgroundLaunchRecordsItsReasonAndTheAppLevelPhaseWithoutAnyScene() throws {
         let (scenes, sink) = make()
-        scenes.launch(platform: .iOS, scenes: self.scenes, conditions: LaunchConditions(applicationState: .background))
+        scenes.launch(platform: .iOS, scenes: self.scenes, conditions: LaunchConditions(applicationState: .background, usesScenes: false))
         XCTAssertEqual(sink.events.map(\.kind), [
             .launch(Event.Launch(platform: .iOS, scenes: self.scenes, reason: "background")), .phase(.background, window: nil),
         ])
@@ -73,9 +83,10 @@ final class LaunchRecordingTests: XCTestCase {
         XCTAssertEqual(try findings(sink), [])
     }
 
-    /// iOS 15 prewarming: the process ran `App.init` long before; `didFinishLaunching` finds
-    /// `ActivePrewarm=1`. The launch says `prewarm`, the app is in the background until it becomes active.
-    func testAPrewarmedLaunchSaysSoAndStartsInTheBackground() throws {
+    /// iOS 15 prewarming: the process ran its launch sequence up to `UIApplicationMain` long before;
+    /// `didFinishLaunching` finds `ActivePrewarm=1`, and the prewarm is over there. The launch is the
+    /// user's, `prewarmed: true`, and starts in the foreground like any other (issue 29, item 3).
+    func testAPrewarmedLaunchSaysSoAndStartsAsItsReasonSays() throws {
         let (scenes, sink) = make()
         scenes.launch(platform: .iOS, scenes: self.scenes, conditions: LaunchConditions(applicationState: .inactive, environment: ["ActivePrewarm": "1"]))
         let window = scenes.newWindow()
@@ -84,9 +95,102 @@ final class LaunchRecordingTests: XCTestCase {
         scenes.application(.willEnterForeground)
         window.phase(.active, stored: nil)
         scenes.application(.didBecomeActive)
-        XCTAssertEqual(sink.events.first?.kind, .launch(Event.Launch(platform: .iOS, scenes: self.scenes, reason: "prewarm")))
-        XCTAssertEqual(sink.events.dropFirst().first?.kind, .phase(.background, window: nil))
+        XCTAssertEqual(sink.events.first?.kind, .launch(Event.Launch(platform: .iOS, scenes: self.scenes, reason: "user", prewarmed: true)))
+        XCTAssertEqual(sink.events.dropFirst().first?.kind, .open(window: "w1", scene: "main"), "no background phase")
         XCTAssertEqual(try findings(sink), [])
+    }
+
+    // MARK: Issue 29, item 5: a SwiftUI app's launch, decided by what follows
+
+    /// A tap on the icon of a SwiftUI app: in `didFinishLaunching` no scene is connected and the
+    /// application's state says `background`. The launch is held; the scene connecting (its first
+    /// window's `onAppear`, or `UIScene.willConnectNotification`) makes it a launch with UI, and it
+    /// reaches the sink with what followed it, in order.
+    func testASwiftUIAppsTapIsAUserLaunchOnceItsSceneConnects() throws {
+        let (scenes, sink) = make()
+        scenes.launch(platform: .iOS, scenes: self.scenes, conditions: LaunchConditions(applicationState: .background))
+        scenes.recorder.write(key: "lastLaunch", scope: .app)  // the app's own code, before any scene
+        try scenes.recorder.flush()
+        XCTAssertEqual(sink.events.count, 0, "held until the reason is known")
+        let window = scenes.newWindow()
+        window.appear(scene: "main", stored: nil)
+        window.phase(.active, stored: nil)
+        scenes.application(.didBecomeActive)
+        scenes.launchEvidence(.launchSequenceEnded)  // decided already: nothing
+        try scenes.recorder.flush()
+        XCTAssertEqual(sink.events.map(\.kind), [
+            .launch(Event.Launch(platform: .iOS, scenes: self.scenes, reason: "user")),
+            .write(key: "lastLaunch", scope: .app, window: nil, base: nil, document: nil),
+            .open(window: "w1", scene: "main"), .phase(.active, window: "w1"), .phase(.active, window: nil),
+        ])
+        XCTAssertEqual(try findings(sink), [])
+    }
+
+    /// A silent push or a background task launches a SwiftUI app: no scene connects, and the
+    /// launch sequence ends (the main queue's next turn). A launch without UI, in the background.
+    func testASwiftUIAppLaunchedWithoutASceneIsABackgroundLaunch() throws {
+        let (scenes, sink) = make()
+        scenes.launch(platform: .iOS, scenes: self.scenes, conditions: LaunchConditions(applicationState: .background))
+        scenes.launchEvidence(.launchSequenceEnded)
+        scenes.recorder.write(key: "inbox", scope: .app)
+        scenes.recorder.save()
+        try scenes.recorder.flush()
+        XCTAssertEqual(sink.events.map(\.kind), [
+            .launch(Event.Launch(platform: .iOS, scenes: self.scenes, reason: "background")), .phase(.background, window: nil),
+            .write(key: "inbox", scope: .app, window: nil, base: nil, document: nil), .save(keys: nil, window: nil, store: nil),
+        ])
+        XCTAssertEqual(try findings(sink), [])
+    }
+
+    /// The recorder checks Apple's order (spec/apple-order.md, A2): a scene that connects right
+    /// after the launch sequence ended with none contradicts it. Reported once, in the unified log
+    /// and to the live reporter; a scene connecting later (the user opening an app launched in the
+    /// background) is not reported.
+    func testASceneConnectingAtOnceAfterTheLaunchSequenceEndedIsReportedOnce() throws {
+        let reports = Locked<[String]>([])
+        SceneRecorder.assumptionReporter.withLock { $0 = { message in reports.withLock { $0.append(message) } } }
+        defer { SceneRecorder.assumptionReporter.withLock { $0 = nil } }
+        var decision = LaunchReasonDecision(LaunchConditions(applicationState: .background))
+        XCTAssertEqual(decision.observe(.launchSequenceEnded, at: 10), "background")
+        XCTAssertNil(decision.observe(.sceneWillConnect, at: 10.2))
+        XCTAssertNotNil(decision.contradiction)
+        var later = LaunchReasonDecision(LaunchConditions(applicationState: .background))
+        _ = later.observe(.launchSequenceEnded, at: 10)
+        _ = later.observe(.sceneWillConnect, at: 10 + LaunchReasonDecision.atOnce + 3600)
+        XCTAssertNil(later.contradiction, "the user opened it later")
+        var pushed = LaunchReasonDecision(LaunchConditions(applicationState: .background))
+        _ = pushed.observe(.backgroundWork, at: 10)
+        _ = pushed.observe(.foreground, at: 10.1)
+        XCTAssertNil(pushed.contradiction, "background work said so; the user may open it at any time")
+        // Through the scene recorder: reported once.
+        let (scenes, _) = make()
+        scenes.launch(platform: .iOS, scenes: self.scenes, conditions: LaunchConditions(applicationState: .background))
+        scenes.launchEvidence(.launchSequenceEnded)
+        scenes.launchEvidence(.sceneWillConnect)
+        scenes.launchEvidence(.sceneWillConnect)
+        XCTAssertEqual(reports.withLock { $0.count }, 1)
+        XCTAssertTrue(reports.withLock { $0.first ?? "" }.contains("a scene connected"))
+    }
+
+    /// A held launch is not held forever: the app ending (an urgent event) or more than
+    /// `maxEventsAfterHeldLaunch` events give it its fallback reason, `background`, in order.
+    func testAHeldLaunchGetsItsFallbackWhenTheAppEndsOrNothingDecides() throws {
+        let (scenes, sink) = make()
+        scenes.launch(platform: .iOS, scenes: self.scenes, conditions: LaunchConditions(applicationState: .background))
+        scenes.application(.willTerminate)
+        XCTAssertEqual(sink.events.map(\.kind), [
+            .launch(Event.Launch(platform: .iOS, scenes: self.scenes, reason: "background")), .phase(.background, window: nil),
+            .delegate(callback: "willTerminate", window: nil),
+        ], "committed before willTerminate returns")
+        let (busy, busySink) = make()
+        busy.launch(platform: .iOS, scenes: self.scenes, conditions: LaunchConditions(applicationState: .background))
+        for i in 0...LifecycleRecorder.maxEventsAfterHeldLaunch { busy.recorder.mark("m\(i)") }
+        try busy.recorder.flush()
+        XCTAssertEqual(busySink.events.count, 2 + LifecycleRecorder.maxEventsAfterHeldLaunch + 1)
+        XCTAssertEqual(busySink.events.first?.kind, .launch(Event.Launch(platform: .iOS, scenes: self.scenes, reason: "background")))
+        busy.launchEvidence(.sceneWillConnect)  // too late to change what was written: nothing
+        try busy.recorder.flush()
+        XCTAssertEqual(busySink.events.count, 2 + LifecycleRecorder.maxEventsAfterHeldLaunch + 1)
     }
 
     /// A notification-driven quit: `willTerminate` ends the run cleanly and reaches the sink before returning.

@@ -39,6 +39,9 @@
     /// https://developer.apple.com/documentation/uikit/uiscene/diddisconnectnotification
     /// `nonisolated class let didDisconnectNotification: NSNotification.Name`
     nonisolated public static let didDisconnectNotification = NSNotification.Name("UISceneDidDisconnectNotification")
+    /// https://developer.apple.com/documentation/uikit/uiscene/willconnectnotification
+    /// `nonisolated class let willConnectNotification: NSNotification.Name`
+    nonisolated public static let willConnectNotification = NSNotification.Name("UISceneWillConnectNotification")
 }
 
 /// https://developer.apple.com/documentation/uikit/uiwindowscene

@@ -307,6 +307,7 @@ def validate_event(o, lineno, seq, v2):
             a = opt("activation", "string")
             if a is not None and a not in ("regular", "accessory", "prohibited"):
                 err('unknown activation "%s"; expected regular, accessory or prohibited' % a)
+            opt("prewarmed", "bool")   # trace-format.md section 5 (issue 29): a fact, no effect on the rules
     elif kind == "terminate":
         opt("reason", "string")
     elif kind == "kill":

@@ -114,6 +114,12 @@ enum EventCodec {
             w.byte(tag(.mark)); time(event.pointee.t, &w); text(label, &w)
         }
         if ext { sym(process, &w, &symbols) }
+        if case .launch(let l) = event.pointee.kind, let prewarmed = l.prewarmed {
+            // Stored as the first extra member (layout 3 unchanged): a reader before issue 29 keeps
+            // it as an unknown member, exported as written; this one takes it back into the launch.
+            extras([JSONMember("prewarmed", .bool(prewarmed))] + event.pointee.extraFields, &w, &symbols)
+            return true
+        }
         extras(event.pointee.extraFields, &w, &symbols)
         return ext || newer
     }
@@ -263,9 +269,15 @@ enum EventCodec {
             kind = .mark(label: label)
         }
         let process = ext ? try optionalSym() : nil
-        let extra = try readExtras(&r, symbols)
+        var extra = try readExtras(&r, symbols)
         guard r.isAtEnd else { throw r.corrupt("\(r.bytes.count - r.offset) unexpected trailing bytes") }
-        return Event(t: t, kind, process: process, extraFields: extra)
+        var event = Event(t: t, kind, process: process, extraFields: extra)
+        if case .launch(var launch) = kind, let first = extra.first, first.name == "prewarmed", case .bool(let prewarmed) = first.value {
+            extra.removeFirst()
+            launch.prewarmed = prewarmed
+            event = Event(t: t, .launch(launch), process: process, extraFields: extra)
+        }
+        return event
     }
 
     /// A time: a whole number of milliseconds as an even varint, or 1 then a double.

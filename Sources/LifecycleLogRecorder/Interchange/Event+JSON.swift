@@ -52,6 +52,7 @@ extension Event {
                     }
                     launch.activation = activation
                 }
+                launch.prewarmed = try fields.bool("prewarmed")
             }
             kind = .launch(launch)
         case "terminate":
@@ -191,6 +192,7 @@ extension Event {
             if let debugger = launch.debugger { m.append(JSONMember("debugger", .bool(debugger))) }
             add("harness", launch.harness)
             add("activation", launch.activation?.rawValue)
+            if let prewarmed = launch.prewarmed { m.append(JSONMember("prewarmed", .bool(prewarmed))) }
         case .terminate(let reason):
             add("reason", reason)
         case .kill(let reason, let signal, let by):
@@ -248,7 +250,7 @@ extension Event {
         if process != nil { return true }
         switch kind {
         case .kill: return true
-        case .launch(let l): return l.debugger != nil || l.harness != nil || l.activation != nil
+        case .launch(let l): return l.debugger != nil || l.harness != nil || l.activation != nil || l.prewarmed != nil
         case .write(_, let scope, _, _, let document), .read(_, let scope, _, _, let document):
             return document != nil || scope == .group || scope == .document
         case .save(_, _, _, let stage, let id): return stage != nil || id != nil

@@ -86,8 +86,10 @@ public struct Event: Sendable, Hashable {
         public var scenes: [SceneDeclaration]
         /// Why the process started: `"user"` (the default), `"background"`
         /// (launched without UI: a background fetch, a push, a location
-        /// update), or `"prewarm"` (iOS prewarming: the system ran the app
-        /// ahead of time, so it starts in the background). Other strings are kept.
+        /// update), or `"prewarm"` (written by recorders before issue 29 for a
+        /// prewarmed process; the rules start such a run in the background).
+        /// Other strings are kept. A prewarmed launch is now its real reason
+        /// with ``prewarmed`` set.
         public var reason: String?
         /// The app's name or bundle id.
         public var app: String?
@@ -105,10 +107,16 @@ public struct Event: Sendable, Hashable {
         /// The app's activation policy on macOS (`NSApplication.ActivationPolicy`),
         /// trace format version 2; `nil` means ``ActivationPolicy/regular``.
         public var activation: ActivationPolicy?
+        /// Whether the system prewarmed the process before this launch (trace format version 2,
+        /// issue 29): iOS 15 and later may run an app's launch sequence ahead of time, "up until,
+        /// but not including, when main() calls UIApplicationMain" (Apple, "About the app launch
+        /// sequence"). A launch recorded from `application(_:didFinishLaunchingWithOptions:)` comes
+        /// after the prewarm, where the app's own code starts: a fact of the launch, not a phase.
+        public var prewarmed: Bool?
 
         /// Creates the fields of a launch.
         public init(platform: Platform, scenes: [SceneDeclaration], reason: String? = nil, app: String? = nil, os: String? = nil, build: String? = nil,
-                    debugger: Bool? = nil, harness: String? = nil, activation: ActivationPolicy? = nil) {
+                    debugger: Bool? = nil, harness: String? = nil, activation: ActivationPolicy? = nil, prewarmed: Bool? = nil) {
             self.platform = platform
             self.scenes = scenes
             self.reason = reason
@@ -118,11 +126,13 @@ public struct Event: Sendable, Hashable {
             self.debugger = debugger
             self.harness = harness
             self.activation = activation
+            self.prewarmed = prewarmed
         }
 
         /// Whether the app was launched without UI (`reason: "background"`).
         public var isBackgroundLaunch: Bool { reason == "background" }
-        /// Whether the system prewarmed the app (`reason: "prewarm"`).
+        /// Whether the launch says `reason: "prewarm"` (recorders before issue 29): the rules start
+        /// such a run in the background. Not ``prewarmed``, which changes nothing in the rules.
         public var isPrewarm: Bool { reason == "prewarm" }
     }
 

@@ -83,7 +83,23 @@ public final class LifecycleRecorder: Sendable {
         var closed = false
         /// Events not recorded because ``maxPendingEvents`` were already waiting.
         var dropped = 0
+        /// A `launch` whose reason is not decided yet, by its position in ``pending``: nothing from
+        /// there on is committed until ``LifecycleRecorder/decideHeldLaunch(reason:startsInBackground:)``
+        /// (``HeldLaunch``).
+        var held: HeldLaunch?
     }
+
+    /// A launch held until what follows it says why the process started (issue 29:
+    /// ``LaunchReasonDecision``), with the reason it gets if nothing does in time.
+    private struct HeldLaunch {
+        var index: Int
+        var fallback: String
+    }
+
+    /// At most this many events follow a held launch before it is given its fallback reason:
+    /// the decision comes within the launch sequence, and a process that dies while events are
+    /// held loses them.
+    package static let maxEventsAfterHeldLaunch = 64
 
     private let durability: Durability
     /// At most this many events wait in memory for a sink that fails or cannot keep up.
@@ -258,6 +274,10 @@ public final class LifecycleRecorder: Sendable {
             // (The memberwise initializer: see Event.init(t:_:process:extraFields:).)
             s.pointee.pending.append(Event(t: s.pointee.lastT, process: process, kind: kind, extraFields: extraFields))
             next = Self.nextStep(after: &s.pointee, durability)
+            if let held = s.pointee.held, urgentKind || s.pointee.pending.count - held.index > Self.maxEventsAfterHeldLaunch {
+                // The app is about to end, or nothing decided in time: the fallback, now.
+                Self.release(&s.pointee, reason: held.fallback, startsInBackground: held.fallback == "background")
+            }
         }
         state.unlock()
         if next == .closed { return }
@@ -274,6 +294,51 @@ public final class LifecycleRecorder: Sendable {
             queue.async { [self] in try? commitPending() }
         case .nothing, .commitNow, .closed:
             break
+        }
+    }
+
+    /// Records `launch` and holds it, with everything recorded after it, until
+    /// ``decideHeldLaunch(reason:startsInBackground:)`` says why the process started (the glue
+    /// learns it from what follows: ``LaunchReasonDecision``). Its `reason` is `fallback` if the
+    /// app ends, closes the recorder, or records ``maxEventsAfterHeldLaunch`` events first.
+    package func recordHeldLaunch(_ launch: Event.Launch, fallback: String) {
+        let now = baseTime + max(0, clock() - origin)
+        state.withLock { s in
+            // As ``record(_:process:extraFields:)`` appends, and held in the same step: no commit between.
+            guard !s.closed else { return }
+            guard s.dropped == 0, s.pending.count < maxPendingEvents else {
+                s.dropped += 1
+                return
+            }
+            s.lastT = max(s.lastT, now)
+            var held = launch
+            held.reason = fallback
+            s.pending.append(Event(t: s.lastT, .launch(held)))
+            s.held = HeldLaunch(index: s.pending.count - 1, fallback: fallback)
+        }
+    }
+
+    /// Gives the held launch its `reason` (and an app-level `background` phase right after it,
+    /// for a launch without UI) and lets it and what followed it go to the sink. Nothing when no
+    /// launch is held (decided already, by its fallback).
+    package func decideHeldLaunch(reason: String, startsInBackground: Bool) {
+        let released = state.withLock { s -> Bool in
+            guard s.held != nil else { return false }
+            Self.release(&s, reason: reason, startsInBackground: startsInBackground)
+            return true
+        }
+        if released { queue.async { [self] in try? commitPending() } }
+    }
+
+    private static func release(_ s: inout State, reason: String, startsInBackground: Bool) {
+        guard let held = s.held else { return }
+        s.held = nil
+        guard held.index < s.pending.count, case .launch(var launch) = s.pending[held.index].kind else { return }
+        launch.reason = reason
+        let event = s.pending[held.index]
+        s.pending[held.index] = Event(t: event.t, .launch(launch), process: event.process, extraFields: event.extraFields)
+        if startsInBackground {
+            s.pending.insert(Event(t: event.t, .phase(.background, window: nil), process: event.process), at: held.index + 1)
         }
     }
 
@@ -347,6 +412,9 @@ public final class LifecycleRecorder: Sendable {
     ///
     /// - Throws: ``LifecycleLogError`` from the last flush (the sink is closed all the same).
     public func close() throws {
+        state.withLock { s in
+            if let held = s.held { Self.release(&s, reason: held.fallback, startsInBackground: held.fallback == "background") }
+        }
         defer {
             state.withLock { $0.closed = true }
             writer.withLock { sink in
@@ -388,6 +456,7 @@ public final class LifecycleRecorder: Sendable {
             var batch = state.withLock { s -> [Event] in
                 s.flushScheduled = false
                 s.commitQueued = false
+                if s.held != nil { return [] }  // nothing leaves before the held launch is decided
                 var taken = s.spare
                 swap(&taken, &s.pending)
                 s.spare = []

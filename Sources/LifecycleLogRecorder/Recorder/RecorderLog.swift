@@ -15,6 +15,13 @@ enum RecorderLog {
     /// `LifecycleRecorder.log(to:)` gives a swift-log `Logger`).
     static let handler = Locked<(@Sendable (LifecycleLogError) -> Void)?>(nil)
 
+    /// A note for the unified log (not an error of the recorder's).
+    static func note(_ message: String) {
+        #if canImport(os)
+        logger.notice("\(message, privacy: .public)")
+        #endif
+    }
+
     static func report(_ error: LifecycleLogError) {
         if let handler = handler.withLock({ $0 }) {
             handler(error)

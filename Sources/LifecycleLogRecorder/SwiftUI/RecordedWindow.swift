@@ -69,6 +69,7 @@ public final class RecordedWindow: Sendable {
         let id = resolveID(stored: stored)
         let restored = isRestored
         let instance = instance
+        scenes.launchEvidence(.sceneWillConnect)  // a window's view appears in a connected scene
         scenes.apply { $0.appear(window: id, scene: scene, value: value, restored: restored, instance: instance) }
         return id
     }

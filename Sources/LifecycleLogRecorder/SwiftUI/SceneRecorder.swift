@@ -1,3 +1,4 @@
+import Dispatch
 /// Records an app's windows and phases through a ``LifecycleRecorder``: one
 /// ``WindowTracker`` shared by every window, behind a lock, whose events go
 /// straight to the recorder.
@@ -23,6 +24,12 @@ public final class SceneRecorder: Sendable {
     private static let registry = Locked<[ObjectIdentifier: SceneRecorder]>([:])
     /// Called with each event the scene recorder records, at the callback that caused it.
     private let observers = Locked<[@Sendable (Event.Kind) -> Void]>([])
+    /// Why the current run's process started, while what follows its launch decides it.
+    private let launchDecision = Locked<LaunchReasonDecision?>(nil)
+    /// Called once per run when Apple's order contradicts what the recorder assumed (issue 29:
+    /// ``LaunchReasonDecision/contradiction``); `LifecycleLogLive` raises a runtime issue with it.
+    /// Also written to the unified log.
+    package static let assumptionReporter = Locked<(@Sendable (String) -> Void)?>(nil)
 
     /// A scene recorder that records into `recorder`.
     ///
@@ -93,7 +100,10 @@ public final class SceneRecorder: Sendable {
 
     /// The app-level `scenePhase` (read in the `App`) is `phase`; only a
     /// change is recorded (``WindowTracker/appPhase(_:)``).
-    public func appPhase(_ phase: LifecyclePhase) { apply { $0.appPhase(phase) } }
+    public func appPhase(_ phase: LifecyclePhase) {
+        if phase != .background { launchEvidence(.foreground) }
+        apply { $0.appPhase(phase) }
+    }
 
     /// The app knows `window` is gone; records `dismiss` if it is open
     /// (``WindowTracker/dismiss(window:reason:)``).
@@ -123,11 +133,50 @@ public final class SceneRecorder: Sendable {
     ///   - activation: the macOS activation policy.
     public func launch(platform: Platform, scenes: [SceneDeclaration], conditions: LaunchConditions, app: String? = nil, os: String? = nil,
                        build: String? = nil, debugger: Bool? = nil, harness: String? = nil, activation: ActivationPolicy? = nil) {
-        apply { tracker in
+        let decision = LaunchReasonDecision(conditions)
+        launchDecision.withLock { $0 = decision }
+        let launch = Event.Launch(platform: platform, scenes: scenes, reason: conditions.reason, app: app, os: os, build: build,
+                                  debugger: debugger, harness: harness, activation: activation, prewarmed: conditions.prewarmed ? true : nil)
+        guard decision.reason == nil else {
+            apply { tracker in
+                tracker.reset()
+                return [.launch(launch)] + (conditions.initialAppPhase.map { tracker.appPhase($0) } ?? [])
+            }
+            return
+        }
+        // Not decided: the launch is held, with what follows, until what follows says why the
+        // process started (``launchEvidence(_:)``). Its fallback is a launch without UI.
+        state.withLock { tracker in
             tracker.reset()
-            let launch = Event.Kind.launch(Event.Launch(platform: platform, scenes: scenes, reason: conditions.reason, app: app, os: os, build: build,
-                                                        debugger: debugger, harness: harness, activation: activation))
-            return [launch] + (conditions.initialAppPhase.map { tracker.appPhase($0) } ?? [])
+            for observer in observers.withLock({ $0 }) { observer(.launch(launch)) }
+            recorder.recordHeldLaunch(launch, fallback: "background")
+        }
+    }
+
+    /// What followed the launch (issue 29): decides a launch its conditions did not, and checks a
+    /// decided one against Apple's documented order. The glue calls it with
+    /// `UIScene.willConnectNotification` and, on the main queue's first turn after
+    /// `didFinishLaunching`, with ``LaunchReasonDecision/Evidence/launchSequenceEnded``; a
+    /// window's first `onAppear` and the app's notifications count by themselves.
+    public func launchEvidence(_ evidence: LaunchReasonDecision.Evidence) {
+        let (decided, contradiction) = launchDecision.withLock { decision -> (String?, String?) in
+            guard decision != nil else { return (nil, nil) }
+            let before = decision?.contradiction
+            let decided = decision?.observe(evidence, at: Double(DispatchTime.now().uptimeNanoseconds) / 1e9)
+            let now = decision?.contradiction
+            return (decided, now != before ? now : nil)
+        }
+        if let decided {
+            state.withLock { tracker in
+                if decided == "background" { _ = tracker.appPhase(.background) }  // the phase the launch starts in
+                recorder.decideHeldLaunch(reason: decided, startsInBackground: decided == "background")
+            }
+        }
+        if let contradiction {
+            let message = "LifecycleLog: Apple's order differed from what the recorder assumes (spec/apple-order.md): \(contradiction). "
+                + "The launch's reason in this run's trace may be wrong; please report it with the OS version."
+            RecorderLog.note(message)
+            Self.assumptionReporter.withLock { $0 }?(message)
         }
     }
 
