@@ -47,6 +47,9 @@ public struct TraceStatistics: Sendable {
     /// Gathers the statistics of the trace at `path` in one streaming pass; with `process`
     /// (`""`: the main app), of that process's events and findings only.
     ///
+    /// A trace file is read as `replay TRACE` reads it (events decoded in batches, into the
+    /// reducer's form, on a reader thread), so that the counts cost little more than the replay.
+    ///
     /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace, or
     ///   `invalidArgument` when `process` has no event in the trace (naming the processes that have)
     ///   or `customRules` (an app's own rules, counted beside the catalogue's) cannot run together.
@@ -54,67 +57,52 @@ public struct TraceStatistics: Sendable {
                               customRules: [any LifecycleRule] = [],
                               process: String? = nil) throws -> TraceStatistics {
         var reducer = try LifecycleReducer(configuration: configuration, appRules: customRules)
-        var perKind: [String: UInt64] = [:]
-        var first: Double?
-        var last: Double = 0
-        var perRule: [Rule: (Severity, Int)] = [:]
-        var processes: [ProcessStatistics] = []
-        var index: [String: Int] = [:]
-        var open: [Int] = []  // each process's windows open after its last event
-        var openNow = 0, most = 0
-        // The process of each seq, once a second process appears (before that, every seq is the first's).
-        var processOfSeq: [UInt32] = []
-        func processAt(_ seq: UInt64) -> Int { seq >= 1 && seq <= UInt64(processOfSeq.count) ? Int(processOfSeq[Int(seq - 1)]) : 0 }
-        func count(_ findings: [Finding]) {
-            for f in findings {
-                let p = processAt(f.seq)
-                if f.severity == .error { processes[p].errors += 1 } else { processes[p].warnings += 1 }
-                if let process, processes[p].process != process { continue }
-                perRule[f.rule] = (f.severity, (perRule[f.rule]?.1 ?? 0) + 1)
+        var tally = Tally(only: process)
+        if Replayer.isJSONLines(path) {
+            try Replayer.forEachEvent(in: path) { seq, event in
+                let p = tally.process(named: event.process ?? "")
+                reducer.apply(seq: seq, event)
+                let tag = event.tag
+                tally.note(seq: seq, process: p, t: event.t, tag: tag, unknownKind: tag == .unknown ? event.name : nil,
+                           openWindows: tag == .mark ? 0 : reducer.openWindows.count,
+                           endedRunCleanly: tag == .terminate && reducer.run.terminateSeq == seq)
+                if !reducer.findings.isEmpty { tally.count(reducer.takeSettledFindings()) }
+                return true
             }
-        }
-        try Replayer.forEachEvent(in: path) { seq, event in
-            let name = event.process ?? ""
-            let p: Int
-            if let known = index[name] {
-                p = known
-            } else {
-                p = processes.count
-                index[name] = p
-                processes.append(ProcessStatistics(process: name, events: 0, runs: 0, cleanRuns: 0, windowsOpened: 0,
-                                                   mostWindowsOpen: 0, errors: 0, warnings: 0))
-                open.append(0)
+        } else {
+            // Process names by symbol id (the events' `process`), found once each.
+            var processOfName: [Int] = []
+            var mainApp = -1
+            try PipelinedReplay.forEachBatch(of: path) { batch in
+                let symbols = batch.symbols
+                try reducer.apply(batch, observe: { step in
+                    let event = step.event
+                    let p: Int
+                    if event.process == ReplayEvent.mainProcess {
+                        if mainApp < 0 { mainApp = tally.process(named: "") }
+                        p = mainApp
+                    } else {
+                        let id = Int(event.process)
+                        if id < processOfName.count, processOfName[id] >= 0 {
+                            p = processOfName[id]
+                        } else {
+                            if id >= processOfName.count { processOfName += repeatElement(-1, count: id + 1 - processOfName.count) }
+                            p = tally.process(named: symbols[id])
+                            processOfName[id] = p
+                        }
+                    }
+                    tally.note(seq: step.seq, process: p, t: event.t, tag: event.kind,
+                               unknownKind: event.kind == .unknown ? symbols[Int(event.name)] : nil,
+                               openWindows: step.openWindows, endedRunCleanly: step.endedRunCleanly)
+                }, settled: { tally.count($0) })
             }
-            if p > 0 || !processOfSeq.isEmpty {
-                while UInt64(processOfSeq.count) < seq - 1 { processOfSeq.append(0) }
-                processOfSeq.append(UInt32(p))
-            }
-            let counted = process.map { $0 == name } ?? true
-            if counted {
-                if first == nil { first = event.t }
-                last = event.t
-                perKind[event.name, default: 0] += 1
-            }
-            processes[p].events += 1
-            reducer.apply(seq: seq, event)
-            if case .mark = event.kind {} else {
-                // The reducer's model is now this process's: a change of process opens no window.
-                if case .launch = event.kind { processes[p].runs += 1 }
-                if case .terminate = event.kind, reducer.run.terminateSeq == seq { processes[p].cleanRuns += 1 }
-                let now = reducer.openWindows.count
-                if now > open[p] { processes[p].windowsOpened += now - open[p] }
-                openNow += now - open[p]
-                open[p] = now
-                processes[p].mostWindowsOpen = max(processes[p].mostWindowsOpen, now)
-                most = max(most, openNow)
-            }
-            if !reducer.findings.isEmpty { count(reducer.takeSettledFindings()) }
-            return true
         }
         reducer.finish()
-        count(reducer.takeSettledFindings())
+        tally.count(reducer.takeSettledFindings())
+        var processes = tally.processes
+        var most = tally.most
         // The main app first, then the others in the order they came.
-        if let main = index[""], main > 0 { processes.insert(processes.remove(at: main), at: 0) }
+        if let main = tally.index[""], main > 0 { processes.insert(processes.remove(at: main), at: 0) }
         if let process {
             guard let one = processes.first(where: { $0.process == process }) else {
                 let names = processes.map { $0.process.isEmpty ? "\"\" (the main app)" : "\"\(VisibleText.escape($0.process))\"" }
@@ -125,14 +113,117 @@ public struct TraceStatistics: Sendable {
             processes = [one]
             most = one.mostWindowsOpen
         }
+        let perKind = tally.eventsPerKind()
+        let perRule = tally.perRule
         return TraceStatistics(
             trace: path, process: process, events: processes.reduce(0) { $0 + $1.events },
             eventsPerKind: perKind.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { ($0, perKind[$0] ?? 0) },
             runs: processes.reduce(0) { $0 + $1.runs }, cleanRuns: processes.reduce(0) { $0 + $1.cleanRuns },
             windowsOpened: processes.reduce(0) { $0 + $1.windowsOpened }, mostWindowsOpen: most,
-            firstTime: first ?? 0, lastTime: last,
+            firstTime: tally.first ?? 0, lastTime: tally.last,
             findingsPerRule: perRule.keys.sorted().map { ($0, perRule[$0]?.0 ?? .warning, perRule[$0]?.1 ?? 0) },
             processes: processes)
+    }
+
+    /// The counts as the events go by: the same for a trace file's batches and a JSON Lines
+    /// trace's events. Each event costs a few array updates, no hashing and no string.
+    private struct Tally {
+        /// The process counted (`gather`'s `process`), or `nil` for all.
+        let only: String?
+        var processes: [ProcessStatistics] = []
+        /// Each process's place in ``processes``, by name.
+        var index: [String: Int] = [:]
+        /// Whether each process's events and findings are counted (``only``).
+        var counted: [Bool] = []
+        /// Each process's windows open after its last event.
+        var open: [Int] = []
+        var openNow = 0, most = 0
+        var first: Double?
+        var last: Double = 0
+        /// Events per kind, by the stored tag; unknown kinds by name.
+        var perTag = [UInt64](repeating: 0, count: 256)
+        var perUnknownKind: [String: UInt64] = [:]
+        var perRule: [Rule: (Severity, Int)] = [:]
+        /// Where the process changes: the seq of the first event of each stretch of one process's
+        /// events and that process, once a second process appears (before that, every event is the first's).
+        var stretchStarts: [UInt64] = []
+        var stretchProcesses: [Int] = []
+        var lastProcess = 0
+        var lastSeq: UInt64 = 0
+
+        init(only: String?) { self.only = only }
+
+        /// The place of the process `name`, added when it is new.
+        mutating func process(named name: String) -> Int {
+            if let known = index[name] { return known }
+            let p = processes.count
+            index[name] = p
+            processes.append(ProcessStatistics(process: name, events: 0, runs: 0, cleanRuns: 0, windowsOpened: 0,
+                                               mostWindowsOpen: 0, errors: 0, warnings: 0))
+            counted.append(only.map { $0 == name } ?? true)
+            open.append(0)
+            return p
+        }
+
+        /// Counts the event `seq` of process `p`, after the reducer applied it: `openWindows` is
+        /// what the reducer's model (this process's, but for a `mark`) then holds.
+        @inline(__always)
+        mutating func note(seq: UInt64, process p: Int, t: Double, tag: EventTag, unknownKind: String?,
+                           openWindows now: Int, endedRunCleanly: Bool) {
+            if p != lastProcess {
+                stretchStarts.append(seq)
+                stretchProcesses.append(p)
+                lastProcess = p
+            }
+            lastSeq = seq
+            if counted[p] {
+                if first == nil { first = t }
+                last = t
+                if let unknownKind { perUnknownKind[unknownKind, default: 0] += 1 } else { perTag[Int(tag.rawValue)] += 1 }
+            }
+            processes[p].events += 1
+            guard tag != .mark else { return }
+            // The reducer's model is now this process's: a change of process opens no window.
+            if tag == .launch { processes[p].runs += 1 }
+            if endedRunCleanly { processes[p].cleanRuns += 1 }
+            let before = open[p]
+            if now > before { processes[p].windowsOpened += now - before }
+            openNow += now - before
+            open[p] = now
+            if now > processes[p].mostWindowsOpen { processes[p].mostWindowsOpen = now }
+            if openNow > most { most = openNow }
+        }
+
+        /// The process of the event `seq` (0 for a seq not yet seen).
+        func process(at seq: UInt64) -> Int {
+            guard seq >= 1, seq <= lastSeq else { return 0 }
+            // The last stretch that starts at or before seq.
+            var low = 0, high = stretchStarts.count
+            while low < high {
+                let mid = (low + high) / 2
+                if stretchStarts[mid] <= seq { low = mid + 1 } else { high = mid }
+            }
+            return low == 0 ? 0 : stretchProcesses[low - 1]
+        }
+
+        mutating func count(_ findings: [Finding]) {
+            for f in findings {
+                let p = process(at: f.seq)
+                if f.severity == .error { processes[p].errors += 1 } else { processes[p].warnings += 1 }
+                guard counted[p] else { continue }
+                perRule[f.rule] = (f.severity, (perRule[f.rule]?.1 ?? 0) + 1)
+            }
+        }
+
+        /// Events per kind name.
+        func eventsPerKind() -> [String: UInt64] {
+            var perKind = perUnknownKind
+            for (raw, count) in perTag.enumerated() where count > 0 {
+                // `!`: only stored tags were counted.
+                perKind[EventTag(rawValue: UInt8(raw))!.name, default: 0] += count
+            }
+            return perKind
+        }
     }
 
     /// The statistics as aligned text.
