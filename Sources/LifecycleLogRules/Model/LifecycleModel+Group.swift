@@ -51,6 +51,7 @@ extension LifecycleModel {
     /// process's current run, which then holds it, or by another process, which takes it away.
     mutating func groupKeyWritten(_ name: Name, byThisProcess: Bool, version: UInt64, saved: UInt64, seq: UInt64) {
         guard let index = sharedIndex(name, .group) else { return }
+        noteChanged(index)
         sharedKeys[index].state.lastWrite = seq
         let wasDirty = sharedKeys[index].state.isDirty
         sharedKeys[index].state.version = version
@@ -65,6 +66,7 @@ extension LifecycleModel {
     /// the app's background save waiting to be decided (rules.md, Readings 18).
     mutating func groupKeySaved(_ name: Name, at version: UInt64) {
         guard let index = sharedIndex(name, .group) else { return }
+        noteChanged(index)
         let ref = sharedKeys[index].ref
         run.pendingApp?.takeOff(ref, savedAt: version)
         guard version > sharedKeys[index].state.saved, sharedKeys[index].state.isDirty else { return }

@@ -61,6 +61,7 @@ extension LifecycleModel {
                                                   seenSeq: seen.seq, current: state.version,
                                                   other: state.writers.latestWrite(notBy: me, current: state.version), sharedIndex: index)), &self)
         }
+        noteChanged(index)
         sharedKeys[index].written = true
         sharedKeys[index].state.version += 1
         if !state.isDirty {
@@ -106,6 +107,7 @@ extension LifecycleModel {
                     kept += 1
                     continue
                 }
+                noteChanged(i)
                 sharedKeys[i].state.markSaved()
                 dirtyCount -= 1
                 if rules.hearsAppOnly { rules.observe(.keySaved(sharedKeys[i].ref, window: nil), &self) }

@@ -24,12 +24,14 @@ extension LifecycleModel {
         // ask what it saw.
         removeAllWindows()
         sharedVersions.allWritersEnded()
-        for i in sharedKeys.indices {
+        // Only the keys changed in the run that ended: the others are as the last launch left them.
+        for i in changedShared {
             let state = sharedKeys[i].state
             sharedKeys[i].state = KeyState(saved: state.saved, writers: state.savedWriters)
             sharedKeys[i].state.lastWrite = state.lastWrite
             sharedVersions.set(i, state.saved, at: seq)
         }
+        changedShared.removeAll(keepingCapacity: true)
         dirtyCount = 0
         dirtyShared.removeAll(keepingCapacity: true)
         sharedVersions.writerStarted(at: seq)

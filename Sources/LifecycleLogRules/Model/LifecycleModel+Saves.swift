@@ -48,6 +48,7 @@ extension LifecycleModel {
     private mutating func endSave(_ open: OpenSave, _ rules: inout RuleSet) {
         if !open.group.isEmpty { groupSave = .end(open.group) }
         for (index, version) in open.shared {
+            noteChanged(index)
             let (saved, cleaned) = Self.save(&sharedKeys[index].state, at: version)
             if cleaned { dirtyCount -= 1 }
             if saved, rules.hearsAppOnly { rules.observe(.keySaved(sharedKeys[index].ref, window: nil), &self) }

@@ -79,6 +79,9 @@ package struct SharedKey {
     var state: KeyState
     /// Whether any event wrote it (a key only read so far is not part of the state).
     var written = false
+    /// The run (``LifecycleModel/runCount``) in which its state last changed: a launch resets the
+    /// keys changed in the run that ended, not every key (``LifecycleModel/changedShared``).
+    var changedInRun = -1
 }
 
 /// The last version of a key a writer has seen, and the event that showed it

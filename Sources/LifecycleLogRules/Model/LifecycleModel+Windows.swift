@@ -94,6 +94,7 @@ extension LifecycleModel {
             dirtyCount -= openWindows[index].dirtyScene.count
             // The last window of a document takes its unsaved changes along: back to the saved versions.
             for key in documentKeysLeft(byDismissing: index) where sharedKeys[key].state.isDirty {
+                noteChanged(key)
                 sharedKeys[key].state.version = sharedKeys[key].state.saved
                 sharedKeys[key].state.writers = sharedKeys[key].state.savedWriters
                 sharedVersions.set(key, sharedKeys[key].state.saved, at: seq)

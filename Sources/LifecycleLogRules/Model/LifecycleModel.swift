@@ -38,6 +38,10 @@ package struct LifecycleModel: Sendable {
     /// unsaved changes is here (a save visits these, not every key); some may be saved since, or
     /// here twice. Kept within twice the keys (``noteDirtyShared(_:)``).
     var dirtyShared: [Int] = []
+    /// Positions in ``sharedKeys`` of the keys whose state changed in this run, each once
+    /// (``noteChanged(_:)``): what the next launch resets (issue 28: a reset of every key at each
+    /// launch made a long trace with many documents and many runs quadratic).
+    var changedShared: [Int] = []
     /// For each key name, its positions in ``sharedKeys`` as an `app` key (even slot) and a `shared` key (odd slot), or -1.
     var sharedSlots = NameSlots()
     /// Whether any `document` key was written or read in this process (trace format 2).
@@ -241,6 +245,14 @@ package struct LifecycleModel: Sendable {
         var names = Set<Name>()
         for i in dirtyShared where sharedKeys[i].ref.scope == .group && sharedKeys[i].state.isDirty { names.insert(sharedKeys[i].ref.name) }
         return names.sorted()
+    }
+
+    /// Key `index` of ``sharedKeys`` changed in this run (its version, saved version or writers).
+    @inline(__always)
+    mutating func noteChanged(_ index: Int) {
+        guard sharedKeys[index].changedInRun != runCount else { return }
+        sharedKeys[index].changedInRun = runCount
+        changedShared.append(index)
     }
 
     /// Key `index` of ``sharedKeys`` now has unsaved changes (call it after the change: the

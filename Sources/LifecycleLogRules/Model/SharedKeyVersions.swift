@@ -24,6 +24,9 @@ struct SharedKeyVersions: Sendable {
     private var earlier: [[Change]] = []
     /// The start seqs of the writers still open.
     private var starts = SeqMultiset()
+    /// The keys whose ``earlier`` is not empty (maybe emptied since), each once: what the end of
+    /// every writer empties, rather than every key.
+    private var withEarlier: [Int] = []
 
     /// A key not seen before, at version 0.
     mutating func appendKey() {
@@ -68,6 +71,7 @@ struct SharedKeyVersions: Sendable {
 
     @inline(never)
     private mutating func keep(_ change: Change, for index: Int) {
+        if earlier[index].isEmpty, earlier[index].capacity == 0 { withEarlier.append(index) }
         earlier[index].append(change)
         let count = earlier[index].count
         if count >= 8, count & (count - 1) == 0 { compact(index) }
@@ -99,6 +103,7 @@ struct SharedKeyVersions: Sendable {
     /// Every writer is gone (the run ended: its windows with it).
     mutating func allWritersEnded() {
         starts.removeAll()
-        for index in earlier.indices where !earlier[index].isEmpty { earlier[index] = [] }
+        for index in withEarlier { earlier[index] = [] }
+        withEarlier.removeAll(keepingCapacity: true)
     }
 }
