@@ -48,8 +48,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Live checking's reporters only (LifecycleLogLive): runtime issues as SwiftUI raises them,
-        // and the app's own logger.
-        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.5.0"),
+        // and the app's own logger. 1.9.0 is the first with `reportIssue(_:severity:)` (and a Swift
+        // Testing warning for `.warning`); scripts/check-dependency-floors keeps each floor honest.
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.9.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // A command plugin only (`swift package generate-documentation`): no target links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
