@@ -51,7 +51,8 @@ let package = Package(
         // and the app's own logger. 1.9.0 is the first with `reportIssue(_:severity:)` (and a Swift
         // Testing warning for `.warning`); scripts/check-dependency-floors keeps each floor honest.
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.9.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // 1.11.0: the tests' log handler implements `log(event:)` (LogEvent); the library alone needs 1.6.0.
+        .package(url: "https://github.com/apple/swift-log", from: "1.11.0"),
         // A command plugin only (`swift package generate-documentation`): no target links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
