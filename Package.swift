@@ -119,7 +119,12 @@ let package = Package(
         ),
         .testTarget(
             name: "LifecycleLogTests",
-            dependencies: ["LifecycleLog", "LifecycleLogLive", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "LifecycleLog", "LifecycleLogLive", .product(name: "Logging", package: "swift-log"),
+                // What lets swift-issue-reporting find the running Swift Testing test and record
+                // its issues there (without it, `reportIssue` takes every test for XCTest's).
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
         ),
         .testTarget(
             // Only the recorder: the adapter's decisions need no LMDB.
