@@ -7,6 +7,8 @@ let asOnApplePlatforms = Context.environment["LIFECYCLELOG_AS_ON_APPLE_PLATFORMS
 // The macOS workflow (.github/workflows/apple-platforms.yml) sets this to test in the iOS simulator,
 // where liblmdb does not exist: the package is then its app-facing targets and their tests only.
 let appOnly = Context.environment["LIFECYCLELOG_APP_ONLY"] == "1"
+// Whether LifecycleLogTesting links LifecycleLog (on Linux only: apps can't link liblmdb).
+let testingReadsLMDB = !(asOnApplePlatforms || appOnly)
 
 // The privacy manifests of the targets an app links (issue 21: 9) are resources where apps are built
 // (Xcode on a Mac); elsewhere a resource would cost the target a Foundation-based bundle accessor.
@@ -112,10 +114,14 @@ let package = Package(
         .target(
             // Assertions for an app's tests: they run where the app does (the iOS simulator, a
             // device), so they need only the C-free rules. `.lmdb` traces and the timeline
-            // attachment come with LifecycleLog where liblmdb is: on Linux.
+            // attachment come with LifecycleLog where liblmdb is: on Linux. The code reads them
+            // under `#if LIFECYCLELOG_TESTING_LMDB`, defined exactly where the dependency is
+            // declared: never `canImport(LifecycleLog)`, which on a Mac would find the module
+            // whenever the build happened to make it first (issue 29: 8).
             name: "LifecycleLogTesting",
             dependencies: ["LifecycleLogRules"]
-                + (asOnApplePlatforms || appOnly ? [] : [.target(name: "LifecycleLog", condition: .when(platforms: [.linux]))])
+                + (testingReadsLMDB ? [.target(name: "LifecycleLog", condition: .when(platforms: [.linux]))] : []),
+            swiftSettings: testingReadsLMDB ? [.define("LIFECYCLELOG_TESTING_LMDB", .when(platforms: [.linux]))] : []
         ),
         .testTarget(
             name: "LifecycleLogTests",
