@@ -7,6 +7,8 @@ let asOnApplePlatforms = Context.environment["LIFECYCLELOG_AS_ON_APPLE_PLATFORMS
 // The macOS workflow (.github/workflows/apple-platforms.yml) sets this to test in the iOS simulator,
 // where liblmdb does not exist: the package is then its app-facing targets and their tests only.
 let appOnly = Context.environment["LIFECYCLELOG_APP_ONLY"] == "1"
+// Whether LifecycleLogTesting links LifecycleLog (on Linux only: apps can't link liblmdb).
+let testingReadsLMDB = !(asOnApplePlatforms || appOnly)
 
 // The privacy manifests of the targets an app links (issue 21: 9) are resources where apps are built
 // (Xcode on a Mac); elsewhere a resource would cost the target a Foundation-based bundle accessor.
@@ -48,9 +50,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Live checking's reporters only (LifecycleLogLive): runtime issues as SwiftUI raises them,
-        // and the app's own logger.
-        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // and the app's own logger. 1.9.0 is the first with `reportIssue(_:severity:)` (and a Swift
+        // Testing warning for `.warning`); scripts/check-dependency-floors keeps each floor honest.
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.9.0"),
+        // 1.11.0: the tests' log handler implements `log(event:)` (LogEvent); the library alone needs 1.6.0.
+        .package(url: "https://github.com/apple/swift-log", from: "1.11.0"),
         // A command plugin only (`swift package generate-documentation`): no target links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -110,14 +114,23 @@ let package = Package(
         .target(
             // Assertions for an app's tests: they run where the app does (the iOS simulator, a
             // device), so they need only the C-free rules. `.lmdb` traces and the timeline
-            // attachment come with LifecycleLog where liblmdb is: on Linux.
+            // attachment come with LifecycleLog where liblmdb is: on Linux. The code reads them
+            // under `#if LIFECYCLELOG_TESTING_LMDB`, defined exactly where the dependency is
+            // declared: never `canImport(LifecycleLog)`, which on a Mac would find the module
+            // whenever the build happened to make it first (issue 29: 8).
             name: "LifecycleLogTesting",
             dependencies: ["LifecycleLogRules"]
-                + (asOnApplePlatforms || appOnly ? [] : [.target(name: "LifecycleLog", condition: .when(platforms: [.linux]))])
+                + (testingReadsLMDB ? [.target(name: "LifecycleLog", condition: .when(platforms: [.linux]))] : []),
+            swiftSettings: testingReadsLMDB ? [.define("LIFECYCLELOG_TESTING_LMDB", .when(platforms: [.linux]))] : []
         ),
         .testTarget(
             name: "LifecycleLogTests",
-            dependencies: ["LifecycleLog", "LifecycleLogLive", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "LifecycleLog", "LifecycleLogLive", .product(name: "Logging", package: "swift-log"),
+                // What lets swift-issue-reporting find the running Swift Testing test and record
+                // its issues there (without it, `reportIssue` takes every test for XCTest's).
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
         ),
         .testTarget(
             // Only the recorder: the adapter's decisions need no LMDB.

@@ -3,8 +3,9 @@ import IssueReporting
 import Logging
 
 extension LiveCheck {
-    /// The reporters a debug build wants: Xcode runtime issues in a DEBUG build (test failures in
-    /// an XCTest test), the system log otherwise, and `logger` when the app passes one.
+    /// The reporters a debug build wants: Xcode runtime issues in a DEBUG build (while a test runs:
+    /// an error fails it, a warning does not; see ``RuntimeIssueReporter``), the system log
+    /// otherwise, and `logger` when the app passes one.
     ///
     /// ```swift
     /// let live = try LiveCheck(forwardingTo: spool, reporters: LiveCheck.standardReporters())

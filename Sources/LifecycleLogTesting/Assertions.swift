@@ -1,4 +1,4 @@
-#if canImport(LifecycleLog)
+#if LIFECYCLELOG_TESTING_LMDB
 import LifecycleLog
 #else
 import LifecycleLogRules

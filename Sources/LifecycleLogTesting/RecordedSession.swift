@@ -1,4 +1,4 @@
-#if canImport(LifecycleLog)
+#if LIFECYCLELOG_TESTING_LMDB
 import LifecycleLog
 #else
 import LifecycleLogRules
@@ -82,7 +82,7 @@ enum RecordedSession {
     /// Replays a trace file: JSON Lines anywhere; `.lmdb` where liblmdb is (Linux, through `LifecycleLog`).
     private static func replayFile(_ path: String, configuration: RuleConfiguration,
                                    customRules: [any LifecycleRule]) throws -> ReplayReport {
-        #if canImport(LifecycleLog)
+        #if LIFECYCLELOG_TESTING_LMDB
         return try Replayer.replay(path, configuration: configuration, customRules: customRules)
         #else
         if isTraceFileName(path) {

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-#if canImport(LifecycleLog)
+#if LIFECYCLELOG_TESTING_LMDB
 import LifecycleLog
 #else
 import LifecycleLogRules
@@ -43,7 +43,7 @@ enum TraceAttachments {
         if let bytes = contents(of: path, limit: maxTraceBytes) {
             Attachment.record(bytes, named: name, sourceLocation: site.sourceLocation)
         }
-        #if canImport(LifecycleLog)
+        #if LIFECYCLELOG_TESTING_LMDB
         if let timeline = try? Timeline.build(path, configuration: configuration) {
             Attachment.record(timeline.html(), named: "\(name).timeline.html", sourceLocation: site.sourceLocation)
         }
@@ -54,7 +54,7 @@ enum TraceAttachments {
     /// Writes the HTML timeline of the trace at `path` to `PATH.timeline.html`
     /// and returns that path, or `nil` when it could not be built or written.
     static func writeTimeline(beside path: String, configuration: RuleConfiguration) -> String? {
-        #if canImport(LifecycleLog)
+        #if LIFECYCLELOG_TESTING_LMDB
         guard let timeline = try? Timeline.build(path, configuration: configuration) else { return nil }
         let target = path + ".timeline.html"
         guard let file = fopen(target, "wb") else { return nil }
