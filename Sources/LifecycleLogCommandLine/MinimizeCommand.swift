@@ -14,10 +14,11 @@ extension Replay {
             abstract: "Shrink a recorded session to a small fixture that still gives one finding.",
             discussion: """
                 Delta debugging over the trace, every candidate replayed in process: it cuts the end \
-                and the beginning, then removes whole runs, whole windows (an open with all of its \
-                window's events) and single events while RULE still fires (at the event that was seq \
-                N, with --seq). Launches go only with their whole run, so the result is a valid trace; \
-                seqs are renumbered and t is kept. Writes the fixture and, beside it, its expected \
+                and the beginning, then removes whole processes other than the finding's (a widget's or \
+                an extension's events, its launches with them), whole runs, whole windows (an open with \
+                all of its window's events) and single events while RULE still fires (at the event that \
+                was seq N, with --seq). Launches go only with their whole run or process, so the result \
+                is a valid trace; seqs are renumbered and t is kept. Writes the fixture and, beside it, its expected \
                 report (FIXTURE.expected.json, as --update-expected writes it), which records the options \
                 the fixture replays with: --explore for kill-exposure, and the --rules file (as a path from \
                 the expected report's folder), so that --expect replays it the same way.
