@@ -98,8 +98,8 @@ extension Replay {
             let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
             let original = result.originalSeqs[Int(result.finding.seq) - 1]
             Output.standardError.write("""
-                minimized \(trace): \(result.originalCount) → \(result.events.count) events (\(result.runs) run\(result.runs == 1 ? "" : "s")), \
-                \(rule.rawValue) at seq \(result.finding.seq) (seq \(original) of the original); \(result.candidates) candidates replayed in \(ms) ms
+                minimized \(trace): \(result.originalCount) → \(plural(result.events.count, "event")) (\(plural(result.runs, "run"))), \
+                \(rule.rawValue) at seq \(result.finding.seq) (seq \(original) of the original); \(plural(result.candidates, "candidate")) replayed in \(ms) ms
                 wrote \(output) and \(expectedPath)
 
                 """)

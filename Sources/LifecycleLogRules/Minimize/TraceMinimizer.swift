@@ -69,7 +69,7 @@ public enum TraceMinimizer {
             throw LifecycleLogError(.invalidArgument, "the rules file switches \(rule.rawValue) off, so it cannot be kept; switch it on or leave out --rules")
         }
         if let seq, seq == 0 || seq > UInt64(events.count) {
-            throw LifecycleLogError(.invalidArgument, "there is no event with seq \(seq): the trace has \(events.count) events")
+            throw LifecycleLogError(.invalidArgument, "there is no event with seq \(seq): the trace has \(plural(events.count, "event"))")
         }
         var search = Search(events: events, rule: rule, anchor: seq.map { Int($0) - 1 }, configuration: configuration,
                             customRules: customRules)
@@ -329,7 +329,7 @@ extension TraceMinimizer.Result {
         let version = events.contains(where: \.needsFormatVersion2) ? 2 : 1
         var text = "{\"format\":\"lifecycle-trace\",\"version\":\(version)}\n"
         let listed = originalSeqs.prefix(40).map(String.init).joined(separator: ", ") + (originalSeqs.count > 40 ? ", …" : "")
-        text += "# Minimized by replay minimize from \(name): \(events.count) of its \(originalCount) events (its seqs \(listed)).\n"
+        text += "# Minimized by replay minimize from \(name): \(events.count) of its \(plural(originalCount, "event")) (its seqs \(listed)).\n"
         text += "# Expected: \(finding.rule.rawValue) (\(finding.severity.rawValue)) at seq \(finding.seq), seq \(original) of the original\(explore ? "; replay with --explore" : "").\n"
         for event in events { text += event.jsonLine + "\n" }
         return text
