@@ -24,8 +24,10 @@ extension Replay {
                 the expected report's folder), so that --expect replays it the same way.
 
                 Example:
-                  replay minimize session.lmdb --rule lost-update --seq 48123 -o traces/lost-update-48123.jsonl
-                  replay traces/lost-update-48123.jsonl --expect traces/lost-update-48123.expected.json
+                  replay minimize session.lmdb --rule lost-update --seq 48123 \\
+                      -o traces/lost-update-48123.jsonl
+                  replay traces/lost-update-48123.jsonl \\
+                      --expect traces/lost-update-48123.expected.json
                 """)
 
         @Argument(help: "The trace (.lmdb or .jsonl).")
