@@ -111,6 +111,12 @@ extension Replay {
             configuration.explore = explore
 
             if state {
+                if Self.isFolder(traces[0], FileManager.default) == true {
+                    // Not "name a .lmdb file": a JSON Lines trace shows its state as well (issue 30: 12).
+                    throw LifecycleLogError(.invalidArgument,
+                        "is a folder; --state shows the state of one trace: name a trace in it (a .lmdb trace file or a .jsonl JSON Lines trace)",
+                        path: traces[0])
+                }
                 warnAboutTornRecords([traces[0]])
                 let states = try Replayer.states(of: traces[0], at: at, process: process)
                 Output.standardOutput.write(format == .json ? LifecycleState.json(states) : LifecycleState.table(states))

@@ -153,6 +153,7 @@ extension Replay {
         private func exportTraceEvents() throws {
             var configuration = try loadRuleConfiguration(rules)
             configuration.explore = explore
+            try Replayer.refuseFolder(trace)
             warnAboutTornRecords([trace])
             let out = try Output.to(path: output)
             do {
