@@ -111,6 +111,12 @@ extension Replay {
             configuration.explore = explore
 
             if state {
+                if Self.isFolder(traces[0], FileManager.default) == true {
+                    // Not "name a .lmdb file": a JSON Lines trace shows its state as well (issue 30: 12).
+                    throw LifecycleLogError(.invalidArgument,
+                        "is a folder; --state shows the state of one trace: name a trace in it (a .lmdb trace file or a .jsonl JSON Lines trace)",
+                        path: traces[0])
+                }
                 warnAboutTornRecords([traces[0]])
                 let states = try Replayer.states(of: traces[0], at: at, process: process)
                 Output.standardOutput.write(format == .json ? LifecycleState.json(states) : LifecycleState.table(states))
@@ -193,7 +199,7 @@ extension Replay {
                 let what = strict ? "error or warning finding" : "error finding"
                 Output.standardError.write("replay: assertion failed: \(VisibleText.escape(report.trace)): \(failed.count) \(what)\(failed.count == 1 ? "" : "s")\(first)\n")
             }
-            if failing.count > 10 { Output.standardError.write("replay: assertion failed: and \(failing.count - 10) more traces\n") }
+            if failing.count > 10 { Output.standardError.write("replay: assertion failed: and \(plural(failing.count - 10, "more trace"))\n") }
             if reports.contains(where: { $0.fails(strict: strict) }) { throw ExitCode(1) }
         }
 
@@ -471,7 +477,7 @@ extension Replay {
                     Output.standardOutput.write(diff)
                     differing += 1
                 } else {
-                    Output.standardOutput.write("\(report.trace): matches \(target) (\(report.errors) errors, \(report.warnings) warnings)"
+                    Output.standardOutput.write("\(report.trace): matches \(target) (\(plural(report.errors, "error")), \(plural(report.warnings, "warning")))"
                         + (plan.options.isEmpty ? "\n" : "; replayed\(with), as it records\n"))
                     matching += 1
                 }
@@ -523,7 +529,8 @@ extension Replay {
                     ? "expect: \(entries.count == 1 ? "the trace has no expected report" : "none of the \(entries.count) traces has an expected report")"
                     : differing == 0
                     ? "expect: \(compared) trace\(compared == 1 ? "" : "s") match\(compared == 1 ? "es its" : " their") expected report\(compared == 1 ? "" : "s")"
-                    : "expect: \(differing) of \(compared) traces differ from their expected reports"
+                    : compared == 1 ? "expect: the trace differs from its expected report"
+                    : "expect: \(differing) of \(compared) traces differ\(differing == 1 ? "s" : "") from \(differing == 1 ? "its expected report" : "their expected reports")"
                 if !orphans.isEmpty {
                     summary += "; \(orphans.count) expected report\(orphans.count == 1 ? " has" : "s have") no trace"
                 }

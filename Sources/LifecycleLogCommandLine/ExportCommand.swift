@@ -1,5 +1,10 @@
 import ArgumentParser
 import LifecycleLog
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What `replay export` writes.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
@@ -65,6 +70,7 @@ extension Replay {
         }
 
         func run() throws {
+            if format == .jsonl { try Self.refuseJSONLines(trace) }
             if let output {
                 if format == .perfetto {
                     try OutputFile.check(output, writes: .json, command: "replay export --format perfetto", inputs: [trace], force: force, suggestion: [
@@ -102,6 +108,35 @@ extension Replay {
             }
         }
 
+        /// Refuses a JSON Lines trace (by its content, or by its name when it holds no trace file)
+        /// and standard input for `--format jsonl`: export reads a trace file, and JSON Lines is what
+        /// it writes. liblmdb's "too small to be an LMDB trace" said nothing of that (issue 30: 9).
+        static func refuseJSONLines(_ path: String) throws {
+            if path == "-" {
+                throw LifecycleLogError(.invalidArgument,
+                    "export reads a trace file (.lmdb), not standard input: JSON Lines there is already what export writes. "
+                    + "To make a trace file of it: replay import - -o session.lmdb; to check it as it is: replay -")
+            }
+            let content = Replayer.content(of: path)
+            var info = stat()
+            let named = content == .neither && OutputFile.Kind.named(by: path) == .jsonLines
+                && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_size > 0
+            guard content == .jsonLines || named else { return }
+            // The trace file to suggest: the same name with .lmdb for its extension, beside it.
+            let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+            let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : name[..<$0] }.map(String.init) ?? name
+            let lmdb = String(path.dropLast(name.count)) + stem + ".lmdb"
+            let word = FilePaths.shellWord(VisibleText.escape(path))
+            let commands = "replay import \(word) -o \(FilePaths.shellWord(VisibleText.escape(lmdb))); to check it as it is: replay \(word) "
+                + "(and export --format perfetto reads it too)"
+            throw LifecycleLogError(.invalidArgument, named
+                ? "is named as JSON Lines, what `replay export` writes, and is not a trace file: export reads a trace file (.lmdb). "
+                    + "If it is meant as a JSON Lines trace, make a trace file of it with: \(commands)"
+                : "is a JSON Lines trace, which is already what `replay export` writes: export reads a trace file (.lmdb). "
+                    + "To make a trace file of it: \(commands)",
+                path: path)
+        }
+
         private func runSalvage() throws {
             let out = try Output.to(path: output)
             do {
@@ -118,6 +153,7 @@ extension Replay {
         private func exportTraceEvents() throws {
             var configuration = try loadRuleConfiguration(rules)
             configuration.explore = explore
+            try Replayer.refuseFolder(trace)
             warnAboutTornRecords([trace])
             let out = try Output.to(path: output)
             do {

@@ -71,7 +71,7 @@ extension Replay {
                     try TraceInterchange.generate(options, to: output, progress: progress.update)
                 }
             }
-            Output.standardError.write("generated \(events) events into \(output)\n")
+            Output.standardError.write("generated \(plural(events, "event")) into \(output)\n")
         }
     }
 }

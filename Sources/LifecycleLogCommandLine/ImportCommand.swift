@@ -40,7 +40,7 @@ extension Replay {
                     Output.standardError.write("warning: \(warning)\n")
                 }
             }
-            Output.standardError.write("imported \(count) events into \(output)\n")
+            Output.standardError.write("imported \(plural(count, "event")) into \(output)\n")
         }
     }
 }

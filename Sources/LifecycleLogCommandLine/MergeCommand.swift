@@ -41,9 +41,9 @@ extension Replay {
             let summary = try TraceInterchange.merge(trace: trace, spools: spools, to: output) { warning in
                 Output.standardError.write("warning: \(warning)\n")
             }
-            var text = "merged \(summary.fromTrace) events from the trace and \(summary.fromSpools) from the spools into \(output)"
+            var text = "merged \(plural(summary.fromTrace, "event")) from the trace and \(summary.fromSpools) from the spools into \(output)"
             text += " (\(summary.duplicates) already there left out"
-            if summary.unidentified > 0 { text += "; \(summary.unidentified) spool events without a delivery member kept at their own t" }
+            if summary.unidentified > 0 { text += "; \(plural(summary.unidentified, "spool event")) without a delivery member kept at \(summary.unidentified == 1 ? "its" : "their") own t" }
             Output.standardError.write(text + ")\n")
         }
     }

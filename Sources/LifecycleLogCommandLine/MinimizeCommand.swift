@@ -14,17 +14,20 @@ extension Replay {
             abstract: "Shrink a recorded session to a small fixture that still gives one finding.",
             discussion: """
                 Delta debugging over the trace, every candidate replayed in process: it cuts the end \
-                and the beginning, then removes whole runs, whole windows (an open with all of its \
-                window's events) and single events while RULE still fires (at the event that was seq \
-                N, with --seq). Launches go only with their whole run, so the result is a valid trace; \
-                seqs are renumbered and t is kept. Writes the fixture and, beside it, its expected \
+                and the beginning, then removes whole processes other than the finding's (a widget's or \
+                an extension's events, its launches with them), whole runs, whole windows (an open with \
+                all of its window's events) and single events while RULE still fires (at the event that \
+                was seq N, with --seq). Launches go only with their whole run or process, so the result \
+                is a valid trace; seqs are renumbered and t is kept. Writes the fixture and, beside it, its expected \
                 report (FIXTURE.expected.json, as --update-expected writes it), which records the options \
                 the fixture replays with: --explore for kill-exposure, and the --rules file (as a path from \
                 the expected report's folder), so that --expect replays it the same way.
 
                 Example:
-                  replay minimize session.lmdb --rule lost-update --seq 48123 -o traces/lost-update-48123.jsonl
-                  replay traces/lost-update-48123.jsonl --expect traces/lost-update-48123.expected.json
+                  replay minimize session.lmdb --rule lost-update --seq 48123 \\
+                      -o traces/lost-update-48123.jsonl
+                  replay traces/lost-update-48123.jsonl \\
+                      --expect traces/lost-update-48123.expected.json
                 """)
 
         @Argument(help: "The trace (.lmdb or .jsonl).")
@@ -97,8 +100,8 @@ extension Replay {
             let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
             let original = result.originalSeqs[Int(result.finding.seq) - 1]
             Output.standardError.write("""
-                minimized \(trace): \(result.originalCount) → \(result.events.count) events (\(result.runs) run\(result.runs == 1 ? "" : "s")), \
-                \(rule.rawValue) at seq \(result.finding.seq) (seq \(original) of the original); \(result.candidates) candidates replayed in \(ms) ms
+                minimized \(trace): \(result.originalCount) → \(plural(result.events.count, "event")) (\(plural(result.runs, "run"))), \
+                \(rule.rawValue) at seq \(result.finding.seq) (seq \(original) of the original); \(plural(result.candidates, "candidate")) replayed in \(ms) ms
                 wrote \(output) and \(expectedPath)
 
                 """)

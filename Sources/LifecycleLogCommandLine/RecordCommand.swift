@@ -73,8 +73,8 @@ extension Replay {
             let summary = try TraceInterchange.record(from: input, to: trace) { error in
                 Output.standardError.write("replay: rejected: \(error)\n")
             }
-            Output.standardError.write("recorded \(summary.accepted) events into \(trace) (last seq \(summary.lastSeq))"
-                + (summary.rejected > 0 ? "; rejected \(summary.rejected) lines\n" : "\n"))
+            Output.standardError.write("recorded \(plural(summary.accepted, "event")) into \(trace) (last seq \(summary.lastSeq))"
+                + (summary.rejected > 0 ? "; rejected \(plural(summary.rejected, "line"))\n" : "\n"))
             if summary.rejected > 0 { throw ExitCode(2) }
         }
 
@@ -104,11 +104,6 @@ extension Replay {
             messages.finish(within: .seconds(2))
         }
     }
-}
-
-/// `1 event`, `2 events`.
-private func plural(_ count: Int, _ word: String) -> String {
-    "\(count) \(word)\(count == 1 ? "" : "s")"
 }
 
 /// The collector's messages on standard error, written by a queue of their own: the collector's

@@ -20,7 +20,9 @@ import Darwin
 public enum ReplayCommand {
     /// Runs `replay` with the process's arguments and exits with its status: 0 when all is well,
     /// 1 when `--assert` or `--expect` failed, 2 for bad input or arguments (including app rules
-    /// that cannot run together: an empty or invalid id, a catalogue id, an id used twice).
+    /// that cannot run together: an empty or invalid id, a catalogue id, an id used twice), 130 or
+    /// 143 when interrupted (SIGINT, SIGTERM), and SIGPIPE's 141 when standard output is a pipe
+    /// closed early (`replay --help` lists them).
     ///
     /// - Parameter appRules: the app's own rules. `replay TRACE --assert`, `report`, `minimize
     ///   --rule ID`, `export --format perfetto`, `stats` and every other command that replays run
@@ -48,9 +50,17 @@ struct Replay: ParsableCommand {
         commandName: "replay",
         abstract: "Replay SwiftUI lifecycle traces and flag lost saves, lost updates and window bugs.",
         discussion: """
-            Exit status: 0 when all is well, 1 when --assert found an error (or a warning with --strict), \
-            2 for bad input or arguments, 130 or 143 when interrupted (SIGINT, SIGTERM; temporary \
-            files are removed first).
+            Exit status:
+              0    all is well
+              1    --assert found an error (with --strict, a warning too) or a trace
+                   with no events; --expect found a difference, or an expected
+                   report without its trace
+              2    bad input or arguments: a trace that cannot be read, a line that
+                   record rejected, standard output that could not be written
+              130  interrupted by Ctrl-C (SIGINT); 143 by kill (SIGTERM). Temporary
+                   files are removed first; record --listen commits and exits 0
+              141  standard output was a pipe that its reader closed (SIGPIPE, as
+                   in replay dump TRACE | head)
 
             Example:
               replay import session.jsonl -o session.lmdb
@@ -75,6 +85,12 @@ struct Replay: ParsableCommand {
         do {
             if let problem = CustomRules.problem(with: AppRules.current) {
                 throw LifecycleLogError(.invalidArgument, "this replay was built with app rules that cannot run together: \(problem)")
+            }
+            // A bare `replay`: a short usage and where the help is, as argument-parser words a
+            // usage error, not an error followed by the whole help (issue 30: 12).
+            if CommandLine.arguments.count <= 1 {
+                Output.standardError.write(bareUsage)
+                processExit(2)
             }
             var command: any ParsableCommand
             do {
@@ -108,6 +124,15 @@ struct Replay: ParsableCommand {
         }
     }
 }
+
+/// What a bare `replay` prints: what it needs, the two shapes of a command line, and where the help is.
+let bareUsage = """
+    Error: name the traces to replay (files or folders), or a command
+    Usage: replay <traces> ... [--assert] [--explore] [--expect <expect>] [<options>]
+           replay <subcommand> [<arguments>]
+      See 'replay --help' for more information.
+
+    """
 
 /// For arguments whose first word is not a command, an option or an existing
 /// file but is within two edits of a command: the "did you mean" sentence.

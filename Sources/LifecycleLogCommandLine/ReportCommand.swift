@@ -42,13 +42,16 @@ extension Replay {
                 .jsonLines: "replay export TRACE.lmdb -o OUT.jsonl",
                 .json: "replay TRACE --format json > OUT.json",
             ])
+            try Replayer.refuseFolder(trace)
             warnAboutTornRecords([trace])
             let timeline = try Timeline.build(trace, configuration: configuration, customRules: AppRules.current)
             let out = try Output.to(path: output)
             out.write(timeline.html())
             try out.commit()
             let counted = timeline.moreFindings > 0 ? " (\(timeline.moreFindings) of them counted per stretch rather than placed one by one)" : ""
-            Output.standardError.write("wrote \(output): \(timeline.events) events, \(timeline.errors) errors, \(timeline.warnings) warnings\(counted)\n")
+            // `-o -` is standard output, not a file named "-" (issue 30: 12, "wrote -:").
+            let place = output == "-" ? "the page to standard output" : VisibleText.escape(output)
+            Output.standardError.write("wrote \(place): \(plural(timeline.events, "event")), \(plural(timeline.errors, "error")), \(plural(timeline.warnings, "warning"))\(counted)\n")
         }
     }
 }

@@ -76,9 +76,9 @@ enum Terminal {
                 let fraction = min(1, Double(done) / Double(total))
                 let filled = Int(fraction * 30)
                 line += "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] "
-                line += "\(Int(fraction * 100))% \(done)/\(total) events"
+                line += "\(Int(fraction * 100))% \(done)/\(plural(total, "event"))"
             } else {
-                line += "\(done) events"
+                line += plural(done, "event")
             }
             Output.standardError.write(line)
         }

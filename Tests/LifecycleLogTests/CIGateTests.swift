@@ -41,7 +41,7 @@ final class CIGateTests: XCTestCase {
         let differs = try replay(folder.path, "--expect", folder.path)
         XCTAssertEqual(differs.status, 1)
         XCTAssertTrue(differs.stdout.contains("\(folder.path)/b-clean.jsonl: the report differs from \(folder.path)/b-clean.expected.json"), differs.stdout)
-        XCTAssertTrue(differs.stdout.contains("1 of 3 traces differ"), differs.stdout)
+        XCTAssertTrue(differs.stdout.contains("1 of 3 traces differs from its expected report"), differs.stdout)
 
         // A trace without its expected report fails too, saying how to create it.
         folder.write("b-clean.jsonl", try text(clean))

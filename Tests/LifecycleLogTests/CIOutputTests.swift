@@ -254,7 +254,7 @@ final class CIOutputTests: XCTestCase {
         XCTAssertTrue(junit.stdout.contains("errors=\"2\""), junit.stdout)
         let text = try replay(folder.path, "--assert")
         XCTAssertEqual(text.status, 2, "unreadable input outranks findings")
-        XCTAssertTrue(text.stdout.contains("total: 1 traces (and 2 that could not be read)"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("total: 1 trace (and 2 that could not be read)"), text.stdout)
         let github = try replay(folder.path, "--format", "github")
         XCTAssertTrue(github.stdout.contains("::error file=\(folder.path)/b-bad.jsonl,line=2,title=replay could not read the trace::"), github.stdout)
     }

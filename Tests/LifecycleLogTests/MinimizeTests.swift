@@ -119,6 +119,39 @@ final class MinimizeTests: XCTestCase {
         XCTAssertTrue(result.expectedReport(fixture: "/x/y/f.jsonl").hasPrefix(#"{"trace":"f.jsonl","events":3,"runs":1,"#))
     }
 
+    /// Issue 30: 8. A widget that launched while the app's finding took shape is not needed for
+    /// it: it goes as a whole, launch and all (its launch started no run of the app).
+    func testAnotherProcessTheFindingDoesNotNeedGoesLaunchAndAll() throws {
+        let trace = """
+            {"format":"lifecycle-trace","version":2}
+            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"write","t":20,"window":"w1","key":"draft","scope":"scene"}
+            {"event":"launch","t":30,"process":"com.example.notes.widget","platform":"iOS","scenes":[],"reason":"background"}
+            {"event":"terminate","t":40}
+            """
+        for seq: UInt64? in [nil, 5] {
+            let result = try TraceMinimizer.minimize(try events(trace), rule: .unsavedAtExit, seq: seq)
+            XCTAssertEqual(result.originalSeqs, [1, 2, 3, 5])
+            XCTAssertEqual(result.runs, 1)
+            XCTAssertFalse(result.events.contains { $0.process != nil })
+        }
+        // Its other events go with it; a process the finding needs stays (the widget's write is
+        // the change that the app's write overwrites).
+        let withMark = trace.replacingOccurrences(of: #"{"event":"terminate""#,
+            with: #"{"event":"mark","t":35,"process":"com.example.notes.widget","label":"reloaded"}"# + "\n" + #"{"event":"terminate""#)
+        XCTAssertEqual(try TraceMinimizer.minimize(try events(withMark), rule: .unsavedAtExit).originalSeqs, [1, 2, 3, 6])
+        let needed = try TraceMinimizer.minimize(try TraceMinimizer.load("\(repositoryRoot)/traces/rules/group-widget-lost-update.jsonl"), rule: .lostUpdate)
+        XCTAssertTrue(needed.events.contains { $0.process == "com.example.notes.widget" })
+        XCTAssertEqual(needed.runs, 2)
+        // What the command says.
+        let folder = TemporaryFolder()
+        let source = folder.write("stray.jsonl", trace + "\n")
+        let run = try replay("minimize", source, "--rule", "unsaved-at-exit", "-o", folder.file("f.jsonl"))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("5 → 4 events (1 run)"), run.stderr)
+    }
+
     func testAWhatIfRuleIsKeptWithExploreAndSaysSo() throws {
         let events = try TraceMinimizer.load("\(repositoryRoot)/traces/explore/kill-exposure.jsonl")
         let result = try TraceMinimizer.minimize(events, rule: .killExposure)

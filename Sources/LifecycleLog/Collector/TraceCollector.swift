@@ -732,11 +732,6 @@ public final class TraceCollector: @unchecked Sendable {
     }
 }
 
-/// `1 event`, `2 events`.
-func plural(_ count: Int, _ word: String) -> String {
-    "\(count) \(word)\(count == 1 ? "" : "s")"
-}
-
 private func acceptConnection(_ fd: Int32) -> Int32 {
     #if canImport(Glibc)
     Glibc.accept(fd, nil, nil)

@@ -18,17 +18,19 @@ public struct SalvageSummary: Sendable, CustomStringConvertible {
 
     /// One paragraph for a person: what was recovered and what was not.
     public var description: String {
-        guard let stoppedBy else { return "the trace is whole: exported all \(events) events" }
+        guard let stoppedBy else { return events == 1 ? "the trace is whole: exported its 1 event" : "the trace is whole: exported all \(events) events" }
         // The damage itself, without the advice to salvage that the error gives.
         let damage = stoppedBy.message.split(separator: "; ", maxSplits: 1).first.map(String.init) ?? stoppedBy.message
-        var text = "salvaged \(events) events"
+        var text = "salvaged \(plural(events, "event"))"
+        let scanned = events - readInOrder
         if readInOrder > 0 {
             text += ": seqs 1–\(readInOrder) read in order, until seq \(readInOrder + 1): \(damage)"
+            text += scanned > 0 ? "; \(scanned) found in the file's pages after that, up to seq \(lastSeq)" : "; the file's pages hold no later events"
         } else {
+            // Nothing was read in order, so there is no "after that" (issue 30: 12).
             text += ": liblmdb could not read the trace (\(stoppedBy.seq.map { "seq \($0): " } ?? "")\(damage))"
+            text += scanned > 0 ? "; \(scanned == 1 ? "it was" : "all \(scanned) were") found in the file's pages, up to seq \(lastSeq)" : "; the file's pages hold no events either"
         }
-        let scanned = events - readInOrder
-        text += scanned > 0 ? "; \(scanned) found in the file's pages after that, up to seq \(lastSeq)" : "; the file's pages hold no later events"
         if !missing.isEmpty {
             let shown = missing.prefix(8).map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
             let more = missing.count > 8 ? " and \(missing.count - 8) more ranges" : ""
@@ -36,7 +38,7 @@ public struct SalvageSummary: Sendable, CustomStringConvertible {
             let which = count == 1 ? "1 event could not be recovered (seq" : "\(count) events could not be recovered (seqs"
             text += "; \(which) \(shown.joined(separator: ", "))\(more)): the events after a gap follow on, so their seqs in the recovered file are lower"
         }
-        text += "; events after seq \(lastSeq), if there were any, could not be found"
+        text += lastSeq > 0 ? "; events after seq \(lastSeq), if there were any, could not be found" : ""
         return text
     }
 }

@@ -71,6 +71,15 @@ extension Replayer {
         return .neither
     }
 
+    /// Throws for a folder where a reader of either format (`.lmdb` or `.jsonl`) takes one trace:
+    /// the trace file reader's "name a .lmdb file" would leave out JSON Lines (issue 30: 12).
+    package static func refuseFolder(_ path: String) throws {
+        var info = stat()
+        guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return }
+        throw LifecycleLogError(.io, "is a folder, not a trace; name a trace in it (a .lmdb trace file or a .jsonl JSON Lines trace), "
+            + "or pass the folder to `replay` to replay every trace in it", path: path)
+    }
+
     /// The warning for a JSON Lines trace whose last line is torn (no newline
     /// and not valid JSON: what a writer killed mid-line, such as a
     /// `SpoolSink`, leaves), or `nil`. Every reader drops such a line, as
@@ -103,6 +112,7 @@ extension Replayer {
     ///
     /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace.
     public static func forEachEvent(in path: String, _ body: (UInt64, Event) throws -> Bool) throws {
+        try refuseFolder(path)
         if isJSONLines(path) {
             struct Stop: Error {}
             do {

@@ -95,14 +95,14 @@ public struct GitHubStepSummary: Sendable {
 
     /// The summary as GitHub-flavoured Markdown.
     public func markdown() -> String {
-        var out = "## replay: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s") in \(traces) trace\(traces == 1 ? "" : "s")"
+        var out = "## replay: \(plural(errors, "error")), \(plural(warnings, "warning")) in \(plural(traces, "trace"))"
         if unreadable > 0 { out += ", \(unreadable) unreadable" }
         out += "\n\n| trace | events | runs | errors | warnings |\n|---|---:|---:|---:|---:|\n"
         out += rows.map { $0 + "\n" }.joined()
         if !findings.isEmpty {
             out += "\n| location | severity | rule | message |\n|---|---|---|---|\n"
             out += findings.map { $0 + "\n" }.joined()
-            if moreFindings > 0 { out += "\n… and \(moreFindings) more findings (see the annotations or run replay locally).\n" }
+            if moreFindings > 0 { out += "\n… and \(moreFindings) more finding\(moreFindings == 1 ? "" : "s") (see the annotations or run replay locally).\n" }
         }
         return out + "\n"
     }

@@ -62,7 +62,7 @@ public enum ReportRenderer {
         let errors = reports.reduce(0) { $0 + $1.errors }
         let warnings = reports.reduce(0) { $0 + $1.warnings }
         let failed = unreadable == 0 ? "" : " (and \(unreadable) that could not be read)"
-        return "total: \(reports.count) traces\(failed): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n"
+        return "total: \(plural(reports.count, "trace"))\(failed): \(plural(errors, "error")), \(plural(warnings, "warning"))\n"
     }
 
     /// One trace that could not be replayed, as an element of the JSON report's `errors`:

@@ -175,6 +175,12 @@ public final class TraceWriter {
             let env = try LMDBEnvironment.open(path: temporary, mode: .readWriteExclusive, initialMapSize: 1 << 20)
             _ = try env.write { txn in try TraceDatabases.create(in: txn) }
             try env.sync()
+        } catch let error as LifecycleLogError {
+            // Named by the path given, never the temporary file's (issue 30: 12).
+            if error.lmdbStatus == ENOENT {
+                throw LifecycleLogError(.io, "cannot create the trace file: its folder does not exist; check the path", path: path, lmdbStatus: ENOENT)
+            }
+            throw error.naming(path, insteadOf: temporary)
         }
         if link(temporary, path) != 0 && errno != EEXIST {
             throw LMDBCall.error("link", errno, path: path)

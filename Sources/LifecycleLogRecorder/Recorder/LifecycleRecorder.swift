@@ -436,7 +436,7 @@ public final class LifecycleRecorder: Sendable {
         state.withLock { s in
             guard s.dropped > 0 else { return s.error ?? s.misuse }
             var error = s.error ?? LifecycleLogError(.io, "\(destination): the sink could not keep up", path: destination)
-            error.message += " (\(s.dropped) events dropped after \(maxPendingEvents) waited in memory; the recording ends there."
+            error.message += " (\(plural(s.dropped, "event")) dropped after \(maxPendingEvents) waited in memory; the recording ends there."
                 + " Raise maxPendingEvents, or record fewer events per second)"
             return error
         }

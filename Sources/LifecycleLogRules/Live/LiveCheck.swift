@@ -156,7 +156,7 @@ public final class LiveCheck: RecordingSink, Sendable {
         // nil: accepted; else the reason to tell the reporters (once), or "" when already told.
         let refused = queueState.withLock { s -> String? in
             if s.stopReason == nil && !s.finishing && s.queued + events.count > maxQueuedEvents {
-                s.stopReason = "the live check fell \(s.queued + events.count) events behind the recording (the limit is \(maxQueuedEvents)) and stopped: its findings after that point would be wrong. Replay the recorded session to check all of it."
+                s.stopReason = "the live check fell \(plural(s.queued + events.count, "event")) behind the recording (the limit is \(maxQueuedEvents)) and stopped: its findings after that point would be wrong. Replay the recorded session to check all of it."
             }
             if s.finishing { return "" }
             guard let reason = s.stopReason else {

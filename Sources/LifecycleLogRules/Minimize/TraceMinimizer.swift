@@ -7,9 +7,11 @@
 /// 1. Cut the end: the shortest prefix in which the rule still fires (binary search).
 /// 2. Cut the beginning at a run boundary: the latest launch from which it still fires (binary search).
 /// 3. Then, until nothing more can go, remove chunks of halving size (down to
-///    one) of: whole runs (a launch with everything up to the next launch),
-///    whole windows (a window's `open` with every event that names it, in its
-///    run), and single events other than launches and opens.
+///    one) of: whole processes other than the finding's (every event of a
+///    widget or extension, its launches with them), whole runs (a launch with
+///    every event of its process up to that process's next launch), whole
+///    windows (a window's `open` with every event that names it, in its run),
+///    and single events other than launches and opens.
 ///
 /// So a candidate never loses a launch that later events of its run depend
 /// on, nor a window's open without all of that window's events; seqs are
@@ -67,7 +69,7 @@ public enum TraceMinimizer {
             throw LifecycleLogError(.invalidArgument, "the rules file switches \(rule.rawValue) off, so it cannot be kept; switch it on or leave out --rules")
         }
         if let seq, seq == 0 || seq > UInt64(events.count) {
-            throw LifecycleLogError(.invalidArgument, "there is no event with seq \(seq): the trace has \(events.count) events")
+            throw LifecycleLogError(.invalidArgument, "there is no event with seq \(seq): the trace has \(plural(events.count, "event"))")
         }
         var search = Search(events: events, rule: rule, anchor: seq.map { Int($0) - 1 }, configuration: configuration,
                             customRules: customRules)
@@ -113,9 +115,11 @@ private struct Search {
     let prepared: [ReplayEvent]
     let extras: [ReplayExtra]
     let names: NameTable
-    /// The index of each event's run's launch (-1 before the first launch), and the event's window name.
+    /// The index of each event's run's launch: the last launch of the event's own process before
+    /// it (-1 before that process's first launch); the event's window name, and its process.
     let runOf: [Int]
     let windowOf: [Name]
+    let processOf: [Name]
     let isLaunch: [Bool], isOpen: [Bool]
     /// The events at which the original trace already has a structural finding (`event-before-launch`, `unknown-window`).
     var structural: Set<Int> = []
@@ -132,24 +136,28 @@ private struct Search {
         var names = NameTable()
         var extras: [ReplayExtra] = []
         var prepared: [ReplayEvent] = []
-        var runOf: [Int] = [], windowOf: [Name] = [], isLaunch: [Bool] = [], isOpen: [Bool] = []
+        var runOf: [Int] = [], windowOf: [Name] = [], processOf: [Name] = [], isLaunch: [Bool] = [], isOpen: [Bool] = []
         prepared.reserveCapacity(events.count)
-        var run = -1
+        // Each process has runs of its own (trace format 2): a widget's launch does not start a
+        // run of the app, so the app's events after it stay in the app's run.
+        var run: [Name: Int] = [:]
         for (i, event) in events.enumerated() {
             var extra: ReplayExtra?
             var e = ReplayEvent(event, names: &names, extra: &extra)
             if let extra { e.attach(extra, to: &extras) }
             prepared.append(e)
-            if case .launch = event.kind { run = i; isLaunch.append(true) } else { isLaunch.append(false) }
+            if case .launch = event.kind { run[e.process] = i; isLaunch.append(true) } else { isLaunch.append(false) }
             if case .open = event.kind { isOpen.append(true) } else { isOpen.append(false) }
-            runOf.append(run)
+            runOf.append(run[e.process] ?? -1)
             windowOf.append(e.window)
+            processOf.append(e.process)
         }
         self.prepared = prepared
         self.extras = extras
         self.names = names
         self.runOf = runOf
         self.windowOf = windowOf
+        self.processOf = processOf
         self.isLaunch = isLaunch
         self.isOpen = isOpen
         let all = Array(events.indices)
@@ -222,10 +230,11 @@ private struct Search {
             if fires(Array(starts[mid]..<hi)) { a = mid } else { b = mid - 1 }
         }
         kept = Array(starts[a]..<hi)
-        // 3. Remove runs, windows and single events until none can go.
+        // 3. Remove processes, runs, windows and single events until none can go.
         var changed = true
         while changed {
             changed = false
+            if reduce(&kept, units: processUnits(kept)) { changed = true }
             if reduce(&kept, units: runUnits(kept)) { changed = true }
             if reduce(&kept, units: windowUnits(kept)) { changed = true }
             if reduce(&kept, units: eventUnits(kept)) { changed = true }
@@ -233,24 +242,40 @@ private struct Search {
         return kept
     }
 
-    /// Runs of `kept`: each launch with the events up to the next launch (not the anchor's run).
+    /// Processes of `kept`: every event of a process, its launches with them, in the order the
+    /// processes first appear (not the anchor's process). A widget that launched while the app's
+    /// finding took shape can then go as a whole (issue 30: 8).
+    func processUnits(_ kept: [Int]) -> [[Int]] {
+        var units: [[Int]] = []
+        var slot: [Name: Int] = [:]
+        let anchorProcess = anchor.map { processOf[$0] }
+        for i in kept where processOf[i] != anchorProcess {
+            if let s = slot[processOf[i]] { units[s].append(i) } else { slot[processOf[i]] = units.count; units.append([i]) }
+        }
+        // Without an anchor the finding's process is among them: with one process, nothing to try.
+        return anchor == nil && units.count == 1 ? [] : units
+    }
+
+    /// Runs of `kept`: each launch with the events of its process up to that process's next
+    /// launch (not the anchor's run).
     func runUnits(_ kept: [Int]) -> [[Int]] {
         var units: [[Int]] = []
+        var slot: [Int: Int] = [:]  // a launch's index → its unit
         let anchorRun = anchor.map { runOf[$0] }
         for i in kept {
-            if isLaunch[i] { units.append([]) }
-            if runOf[i] >= 0, runOf[i] != anchorRun, !units.isEmpty, isLaunch[runOf[i]] { units[units.count - 1].append(i) }
+            if isLaunch[i] { slot[i] = units.count; units.append([]) }
+            if runOf[i] >= 0, runOf[i] != anchorRun, let s = slot[runOf[i]] { units[s].append(i) }
         }
         return units.filter { !$0.isEmpty }
     }
 
-    /// Windows of `kept`: per run, an open with every event naming its window (not the anchor's).
+    /// Windows of `kept`: per process and run, an open with every event naming its window (not the anchor's).
     func windowUnits(_ kept: [Int]) -> [[Int]] {
-        struct Key: Hashable { var run: Int; var window: Name }
+        struct Key: Hashable { var process: Name; var run: Int; var window: Name }
         var units: [[Int]] = []
         var slot: [Key: Int] = [:]
         for i in kept where windowOf[i] != ReplayEvent.noWindow {
-            let key = Key(run: runOf[i], window: windowOf[i])
+            let key = Key(process: processOf[i], run: runOf[i], window: windowOf[i])
             if let s = slot[key] { units[s].append(i) } else { slot[key] = units.count; units.append([i]) }
         }
         guard let anchor else { return units }
@@ -304,7 +329,7 @@ extension TraceMinimizer.Result {
         let version = events.contains(where: \.needsFormatVersion2) ? 2 : 1
         var text = "{\"format\":\"lifecycle-trace\",\"version\":\(version)}\n"
         let listed = originalSeqs.prefix(40).map(String.init).joined(separator: ", ") + (originalSeqs.count > 40 ? ", …" : "")
-        text += "# Minimized by replay minimize from \(name): \(events.count) of its \(originalCount) events (its seqs \(listed)).\n"
+        text += "# Minimized by replay minimize from \(name): \(events.count) of its \(plural(originalCount, "event")) (its seqs \(listed)).\n"
         text += "# Expected: \(finding.rule.rawValue) (\(finding.severity.rawValue)) at seq \(finding.seq), seq \(original) of the original\(explore ? "; replay with --explore" : "").\n"
         for event in events { text += event.jsonLine + "\n" }
         return text

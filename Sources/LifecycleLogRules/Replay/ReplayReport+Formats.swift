@@ -24,7 +24,7 @@ extension ReplayReport {
 
     /// The text summary line.
     public var textSummary: String {
-        "\(VisibleText.escape(trace)): \(events) events, \(runs) run\(runs == 1 ? "" : "s"): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n"
+        "\(VisibleText.escape(trace)): \(plural(events, "event")), \(plural(runs, "run")): \(plural(errors, "error")), \(plural(warnings, "warning"))\n"
     }
 
     /// The text lines of this report: one per finding, then a summary line.

@@ -10,10 +10,15 @@ import LifecycleLogRecorder
 /// gives liblmdb's own statuses and hands `errno` values here, so both say the same.
 package enum SystemCallError {
     package static func error(_ function: StaticString, _ status: Int32, path: String? = nil) -> LifecycleLogError {
+        if status == ENOENT {
+            // Said once, naming the path: not "No such file or directory: no such file; check the
+            // path (stat returned 2)" (issue 30: 12). The status stays in the error, unprinted.
+            return LifecycleLogError(.io, path == nil ? "no such file or folder; check the path" : "there is no such file or folder; check the path",
+                                     path: path, lmdbStatus: status)
+        }
         let text = String(cString: strerror(status))
         let advice: String
         switch status {
-        case ENOENT: advice = "no such file; check the path"
         case EACCES, EPERM, EROFS:
             advice = "permission denied; check that the file and its folder are readable (and writable when recording)"
         case ENOSPC, EFBIG, EDQUOT:

@@ -91,8 +91,12 @@ package struct KillExposure: BuiltInRule {
 
     private func report(_ stretch: ExposureStretch, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
         let keys = stretch.keys
+        // A one-event stretch is worded as one ("From seq 8 to seq 8" read as a typo; issue 30: 6).
+        let when = stretch.firstSeq == stretch.lastSeq
+            ? "For one event, at seq \(stretch.firstSeq),"
+            : "From seq \(stretch.firstSeq) to seq \(stretch.lastSeq)"
         findings.report(.killExposure, at: stretch.firstSeq, related: [stretch.lastSeq], subject: model.subject(keys: keys),
-                        "From seq \(stretch.firstSeq) to seq \(stretch.lastSeq) the app was inactive or in the background with unsaved \(model.list(keys)); a kill there (app switcher, suspension) would have lost \(keys.count == 1 ? "it" : "them"). Save as soon as the scene phase leaves .active.")
+                        "\(when) the app was inactive or in the background with unsaved \(model.list(keys)); a kill there (app switcher, suspension) would have lost \(keys.count == 1 ? "it" : "them"). Save as soon as the scene phase leaves .active.")
     }
 }
 
