@@ -38,7 +38,7 @@ public final class PhaseSignposts: Sendable {
     /// The phases whose intervals are open now, by window id (or `app`).
     public var openIntervals: [String: LifecyclePhase] { state.withLock { $0.intervals.open } }
 
-    private func apply(_ kind: Event.Kind) {
+    private func apply(_ kind: LifecycleEvent.Kind) {
         state.withLock { s in
             for change in s.intervals.apply(kind) {
                 #if canImport(os)

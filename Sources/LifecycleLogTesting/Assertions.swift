@@ -144,9 +144,9 @@ public func assertFindings(
 /// Fails the current test unless replaying `events` (seq n is the nth) finds nothing.
 ///
 /// ```swift
-/// let events: [Event] = [
-///     Event(t: 0, .launch(Event.Launch(platform: .iOS, scenes: [SceneDeclaration(id: "main", kind: .windowGroup)]))),
-///     Event(t: 1, .open(window: "w1", scene: "main")),
+/// let events: [LifecycleEvent] = [
+///     LifecycleEvent(t: 0, .launch(LifecycleEvent.Launch(platform: .iOS, scenes: [SceneDeclaration(id: "main", kind: .windowGroup)]))),
+///     LifecycleEvent(t: 1, .open(window: "w1", scene: "main")),
 /// ]
 /// assertNoFindings(in: events)
 /// ```
@@ -160,7 +160,7 @@ public func assertFindings(
 ///   - line: the line of the assertion; leave the default.
 ///   - column: the column of the assertion; leave the default.
 public func assertNoFindings(
-    in events: [Event],
+    in events: [LifecycleEvent],
     configuration: RuleConfiguration = RuleConfiguration(),
     customRules: [any LifecycleRule] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -186,7 +186,7 @@ public func assertNoFindings(
 ///   - line: the line of the assertion; leave the default.
 ///   - column: the column of the assertion; leave the default.
 public func assertFindings(
-    in events: [Event],
+    in events: [LifecycleEvent],
     _ expected: [ExpectedFinding],
     exhaustivity: Exhaustivity = .on,
     configuration: RuleConfiguration = RuleConfiguration(),

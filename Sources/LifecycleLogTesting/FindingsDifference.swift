@@ -108,7 +108,7 @@ public struct FindingsDifference: Sendable, Hashable, CustomStringConvertible {
             }
         }
         out += trace == "events" || trace == "memory"
-            ? "To see them on a timeline: write the events to a .jsonl file (Event.jsonLine) and run replay report FILE -o timeline.html"
+            ? "To see them on a timeline: write the events to a .jsonl file (LifecycleEvent.jsonLine) and run replay report FILE -o timeline.html"
             : "To see them on a timeline: replay report \(trace) -o timeline.html"
         return out
     }

@@ -9,7 +9,7 @@ import LifecycleLogRules
 enum RecordedSession {
     case recorder(LifecycleRecorder)
     case trace(String)
-    case events([Event])
+    case events([LifecycleEvent])
     case live(LiveCheck)
 
     /// How the failure message names the session.
@@ -34,7 +34,7 @@ enum RecordedSession {
     }
 
     /// The events, for a session that is not a file (to attach as JSON Lines).
-    var events: [Event]? {
+    var events: [LifecycleEvent]? {
         switch self {
         case .recorder(let recorder): return (recorder.sink as? MemorySink)?.events
         case .trace, .live: return nil

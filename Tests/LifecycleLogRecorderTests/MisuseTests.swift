@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func everyKindOfMisuseIsRefusedWithTheDecodersMessage() throws {
-        let cases: [(Event.Kind, String)] = [
+        let cases: [(LifecycleEvent.Kind, String)] = [
             (.read(key: "draft", scope: .scene), "a read of a scene-scoped key needs \"window\""),
             (.write(key: "title", scope: .shared, window: "w1", document: "file:///a.txt"), "field \"document\" is only for scope \"document\", got scope \"shared\""),
             (.write(key: "title", scope: .document), "a write of a document-scoped key needs \"document\""),
@@ -36,7 +36,7 @@ import Testing
             #expect(sink.events.isEmpty, "\(kind) was recorded")
             #expect(recorder.lastError?.message.contains(expected) == true, "\(String(describing: recorder.lastError))")
             // The JSON Lines decoder refuses the same event with the same sentence.
-            let line = Array(Event(t: 0, kind).jsonLine.utf8)
+            let line = Array(LifecycleEvent(t: 0, kind).jsonLine.utf8)
             var decoder = JSONLinesDecoder(path: "misuse.jsonl", continuingAfter: 0, at: 0, formatVersion: 2)
             do {
                 _ = try line.withUnsafeBufferPointer { try decoder.decode(line: $0, number: 1) }
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func theFastCheckAgreesWithTheMessageOnValidEvents() {
-        let valid: [Event.Kind] = [
+        let valid: [LifecycleEvent.Kind] = [
             .write(key: "k", scope: .scene, window: "w"), .read(key: "k", scope: .scene, window: "w", version: 3),
             .write(key: "k", scope: .app), .write(key: "k", scope: .shared, base: .max - 1), .write(key: "k", scope: .group),
             .write(key: "k", scope: .document, document: "file:///a"), .read(key: "k", scope: .document, window: "w"),

@@ -16,8 +16,8 @@ import Testing
     }
 
     @Test func theEndOfARunEndsEveryInterval() {
-        for end in [Event.Kind.terminate(reason: nil), .kill(reason: "user"), .delegate(callback: "willTerminate", window: nil),
-                    .launch(Event.Launch(platform: .iOS, scenes: []))] {
+        for end in [LifecycleEvent.Kind.terminate(reason: nil), .kill(reason: "user"), .delegate(callback: "willTerminate", window: nil),
+                    .launch(LifecycleEvent.Launch(platform: .iOS, scenes: []))] {
             var intervals = PhaseIntervals()
             _ = intervals.apply(.phase(.background, window: "w2"))
             _ = intervals.apply(.phase(.active, window: "w1"))

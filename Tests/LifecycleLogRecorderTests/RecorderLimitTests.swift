@@ -7,10 +7,10 @@ private final class RecoveringSink: RecordingSink, @unchecked Sendable {
     // @unchecked: the recorder calls a sink under its writer lock only; the test flips
     // `failing` between calls, never during one.
     var failing = true
-    var written: [Event] = []
+    var written: [LifecycleEvent] = []
     var destination: String { "recovering" }
     var lastTime: Double { 0 }
-    func write(_ events: [Event]) throws {
+    func write(_ events: [LifecycleEvent]) throws {
         if failing { throw LifecycleLogError(.io, "recovering: unreachable") }
         written += events
     }
@@ -20,7 +20,7 @@ private final class RecoveringSink: RecordingSink, @unchecked Sendable {
 private final class FailingSink: RecordingSink {
     var destination: String { "failing" }
     var lastTime: Double { 0 }
-    func write(_ events: [Event]) throws { throw LifecycleLogError(.io, "failing: no space left") }
+    func write(_ events: [LifecycleEvent]) throws { throw LifecycleLogError(.io, "failing: no space left") }
     func close() {}
 }
 

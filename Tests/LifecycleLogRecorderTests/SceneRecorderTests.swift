@@ -19,7 +19,7 @@ import Testing
         }), sink)
     }
 
-    private func kinds(_ sink: MemorySink) -> [Event.Kind] { sink.events.map(\.kind) }
+    private func kinds(_ sink: MemorySink) -> [LifecycleEvent.Kind] { sink.events.map(\.kind) }
 
     @Test func aNewWindowGetsANewIDAndIsNotRestored() {
         let (scenes, sink) = make()

@@ -242,7 +242,7 @@ import Testing
                 _ = tracker.appear(window: "w1", scene: "main", instance: 1)
                 tracker.attach(window: "w1", session: "S1")
                 _ = tracker.phase(.active, window: "w1")
-                var events: [Event.Kind] = []
+                var events: [LifecycleEvent.Kind] = []
                 if endFirst { events += tracker.end(window: "w1", instance: 1) }
                 events += tracker.appear(window: "w1", scene: "main", restored: true, instance: 2)
                 tracker.attach(window: "w1", session: "S1")

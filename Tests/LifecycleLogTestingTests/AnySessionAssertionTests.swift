@@ -26,7 +26,7 @@ import Testing
                 memory: expected no lifecycle findings, but replay found 2 (actual +):
                 + seq 5 [unsaved-dismiss] error: \(Session.unsavedDismissMessage) (related: 4)
                 + seq 7 [unsaved-at-exit] error: \(Session.unsavedAtExitMessage) (related: 6)
-                To see them on a timeline: write the events to a .jsonl file (Event.jsonLine) and run replay report FILE -o timeline.html
+                To see them on a timeline: write the events to a .jsonl file (LifecycleEvent.jsonLine) and run replay report FILE -o timeline.html
                 """] && issue.sourceLocation?.line == line
         }
         assertFindings(in: buggy, [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.unsavedAtExit, at: 7)])
@@ -70,7 +70,7 @@ import Testing
                 events: the lifecycle findings differ from those expected (expected −, actual +):
                   seq 5 [unsaved-dismiss] error: \(Session.unsavedDismissMessage) (related: 4)
                 + seq 7 [unsaved-at-exit] error: \(Session.unsavedAtExitMessage) (related: 6)
-                To see them on a timeline: write the events to a .jsonl file (Event.jsonLine) and run replay report FILE -o timeline.html
+                To see them on a timeline: write the events to a .jsonl file (LifecycleEvent.jsonLine) and run replay report FILE -o timeline.html
                 """]
         }
     }
@@ -91,7 +91,7 @@ import Testing
                 · seq 5 [unsaved-dismiss] error: \(Session.unsavedDismissMessage) (related: 4)
                 − seq 6 [lost-update]
                 · seq 7 [unsaved-at-exit] error: \(Session.unsavedAtExitMessage) (related: 6)
-                To see them on a timeline: write the events to a .jsonl file (Event.jsonLine) and run replay report FILE -o timeline.html
+                To see them on a timeline: write the events to a .jsonl file (LifecycleEvent.jsonLine) and run replay report FILE -o timeline.html
                 """]
         }
         // Expecting nothing non-exhaustively asserts nothing; exhaustively it fails.

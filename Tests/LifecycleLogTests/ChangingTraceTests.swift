@@ -7,15 +7,15 @@ import XCTest
 /// appends to reads as an intact prefix, and only a file that really is
 /// damaged (here: truncated) is reported, as `corruptTrace`.
 final class ChangingTraceTests: XCTestCase {
-    private func source(_ folder: TemporaryFolder, events: Int = 20_000) throws -> (path: String, events: [Event]) {
+    private func source(_ folder: TemporaryFolder, events: Int = 20_000) throws -> (path: String, events: [LifecycleEvent]) {
         let path = folder.file("source.lmdb")
         try TraceInterchange.generate(.init(events: events, seed: 5), to: path)
-        var read: [Event] = []
+        var read: [LifecycleEvent] = []
         try Trace(path: path).forEachEvent { _, event in read.append(event) }
         return (path, read)
     }
 
-    private func late(_ t: Int) -> Event { Event(t: 1_000_000_000 + Double(t), .phase(.active, window: "late")) }
+    private func late(_ t: Int) -> LifecycleEvent { LifecycleEvent(t: 1_000_000_000 + Double(t), .phase(.active, window: "late")) }
 
     func testATraceTruncatedWhileItIsReadIsACorruptTraceErrorNotASignal() throws {
         let folder = TemporaryFolder()
@@ -60,7 +60,7 @@ final class ChangingTraceTests: XCTestCase {
         let (path, export) = try source(folder)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-lock"))
         let trace = try Trace(path: path)
-        var read: [Event] = []
+        var read: [LifecycleEvent] = []
         var writer: TraceWriter?
         var appended = 0
         try trace.forEachEvent { seq, event in

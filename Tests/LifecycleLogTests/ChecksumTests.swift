@@ -113,8 +113,8 @@ final class ChecksumTests: XCTestCase {
             try FileManager.default.copyItem(atPath: "\(repositoryRoot)/traces/stored/\(name).lmdb", toPath: path)
             let before = try storedEvents(path)
             let writer = try TraceWriter(path: path)
-            try writer.append([Event(t: 90_000_000, .mark(label: "appended"))])
-            XCTAssertEqual(try storedEvents(path), before + [Event(t: 90_000_000, .mark(label: "appended"))])
+            try writer.append([LifecycleEvent(t: 90_000_000, .mark(label: "appended"))])
+            XCTAssertEqual(try storedEvents(path), before + [LifecycleEvent(t: 90_000_000, .mark(label: "appended"))])
             XCTAssertFalse(try Trace(path: path).databases.checksummed, "\(name) keeps its layout")
         }
     }

@@ -56,8 +56,8 @@ final class CollectorLimitsTests: XCTestCase {
         }
     }
 
-    private static func marks(_ count: Int, from first: Int = 0, prefix: String) -> [Event] {
-        (first..<first + count).map { Event(t: Double($0), .mark(label: "\(prefix):\($0)")) }
+    private static func marks(_ count: Int, from first: Int = 0, prefix: String) -> [LifecycleEvent] {
+        (first..<first + count).map { LifecycleEvent(t: Double($0), .mark(label: "\(prefix):\($0)")) }
     }
 
     private static func sink(_ port: Int, process: String = "", token: String? = nil) -> CollectorSink {

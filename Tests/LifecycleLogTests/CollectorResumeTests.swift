@@ -24,7 +24,7 @@ final class CollectorResumeTests: XCTestCase {
                       maxBacklogBytes: maxBacklogBytes)
     }
 
-    private func labels(_ events: [Event]) -> [String] {
+    private func labels(_ events: [LifecycleEvent]) -> [String] {
         events.map { event in
             switch event.kind {
             case .mark(let label): return label
@@ -33,8 +33,8 @@ final class CollectorResumeTests: XCTestCase {
         }
     }
 
-    private func marks(_ range: Range<Int>, prefix: String, t: Double = 0) -> [Event] {
-        range.map { Event(t: t + Double($0), .mark(label: "\(prefix):\($0)")) }
+    private func marks(_ range: Range<Int>, prefix: String, t: Double = 0) -> [LifecycleEvent] {
+        range.map { LifecycleEvent(t: t + Double($0), .mark(label: "\(prefix):\($0)")) }
     }
 
     // MARK: Item 2: the app starts first, the collector restarts, nothing twice

@@ -5,8 +5,8 @@ import XCTest
 /// The collector (`TraceCollector`, `replay record --listen`) and `CollectorSink`,
 /// over real sockets on 127.0.0.1 into real LMDB traces.
 final class CollectorTests: XCTestCase {
-    private static func marks(_ count: Int, from first: Int = 0, prefix: String, t start: Double = 0) -> [Event] {
-        (first..<first + count).map { Event(t: start + Double($0), .mark(label: "\(prefix):\($0)")) }
+    private static func marks(_ count: Int, from first: Int = 0, prefix: String, t start: Double = 0) -> [LifecycleEvent] {
+        (first..<first + count).map { LifecycleEvent(t: start + Double($0), .mark(label: "\(prefix):\($0)")) }
     }
 
     /// A sink whose writes wait for the acknowledgement however long a loaded machine takes

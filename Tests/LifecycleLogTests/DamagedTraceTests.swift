@@ -149,7 +149,7 @@ final class DamagedTraceTests: XCTestCase {
         try TraceInterchange.generate(.init(events: 3_000, seed: 2), to: whole)
         for round in 0..<3 {
             let writer = try TraceWriter(path: whole, initialMapSize: 1 << 16)
-            try writer.append((0..<500).map { Event(t: Double(10_000_000 + round * 1000 + $0), .mark(label: "r\(round) \($0)")) })
+            try writer.append((0..<500).map { LifecycleEvent(t: Double(10_000_000 + round * 1000 + $0), .mark(label: "r\(round) \($0)")) })
         }
         XCTAssertEqual(try Trace(path: whole).eventCount, 4_500)
     }

@@ -127,7 +127,7 @@ final class FormatVersion2Tests: XCTestCase {
         XCTAssertEqual(try exportLines(path), lines)
         XCTAssertEqual(try meta(path, "layout"), 3, "a new trace is layout 3 (checksums), whatever its interchange version")
         XCTAssertEqual(try meta(path, "trace-version"), 1)
-        var stored: [Event] = []
+        var stored: [LifecycleEvent] = []
         try Trace(path: path).forEachEvent { _, e in stored.append(e); return true }
         XCTAssertTrue(stored.allSatisfy { $0.process == nil })
         XCTAssertEqual(stored[0].extraFields.map(\.name), ["process"])
@@ -227,7 +227,7 @@ final class FormatVersion2Tests: XCTestCase {
         let path = folder.file("prewarmed.lmdb")
         try TraceInterchange.importJSONLines(from: folder.write("in.jsonl", header2 + "\n" + line + "\n"), to: path)
         XCTAssertEqual(try exportLines(path), [header2, line])
-        var stored: [Event] = []
+        var stored: [LifecycleEvent] = []
         try Trace(path: path).forEachEvent { _, e in stored.append(e); return true }
         guard case .launch(let launch)? = stored.first?.kind else { return XCTFail("no launch") }
         XCTAssertEqual(launch.prewarmed, true)
@@ -252,7 +252,7 @@ final class FormatVersion2Tests: XCTestCase {
             let path = folder.file("one-\(i).lmdb")
             try TraceInterchange.importJSONLines(from: folder.write("in.jsonl", header2 + "\n" + line + "\n"), to: path)
             XCTAssertEqual(try exportLines(path), [header2, line])
-            var stored: [Event] = []
+            var stored: [LifecycleEvent] = []
             try Trace(path: path).forEachEvent { _, e in stored.append(e); return true }
             XCTAssertEqual(stored, try events(header2 + "\n" + line), line)
         }
@@ -274,7 +274,7 @@ final class FormatVersion2Tests: XCTestCase {
         // readable by the layout-1 reader's rules; one with it sets the flag.
         var symbols = SymbolTable()
         var w = ByteWriter()
-        let plain = Event(t: 4, .write(key: "k", scope: .app, window: "w", base: 1))
+        let plain = LifecycleEvent(t: 4, .write(key: "k", scope: .app, window: "w", base: 1))
         XCTAssertFalse(EventCodec.encode(plain, into: &w, symbols: &symbols))
         XCTAssertEqual(w.bytes.first, EventCodec.Tag.write.rawValue)
         XCTAssertEqual(w.bytes, [7, 8, 1, 2, 2, 2, 0])
@@ -285,7 +285,7 @@ final class FormatVersion2Tests: XCTestCase {
         XCTAssertEqual(w2.bytes, [7 | 0x80, 8, 1, 2, 2, 2, 0, 3, 0])
         // A new scope needs version 2 but no extension.
         var w3 = ByteWriter()
-        XCTAssertTrue(EventCodec.encode(Event(t: 0, .write(key: "k", scope: .group)), into: &w3, symbols: &symbols))
+        XCTAssertTrue(EventCodec.encode(LifecycleEvent(t: 0, .write(key: "k", scope: .group)), into: &w3, symbols: &symbols))
         XCTAssertEqual(w3.bytes, [7, 0, 1, 4, 0, 0, 0])
     }
 
@@ -299,7 +299,7 @@ final class FormatVersion2Tests: XCTestCase {
         try writer.append(try events(launch()).map { var e = $0; e.t = 10_000_000; return e })
         XCTAssertEqual(try meta(path, "layout"), 1)
         XCTAssertEqual(writer.formatVersion, 1)
-        try writer.append([Event(t: 10_000_005, .kill(reason: "harness", signal: 9, by: "xcuitest"))])
+        try writer.append([LifecycleEvent(t: 10_000_005, .kill(reason: "harness", signal: 9, by: "xcuitest"))])
         XCTAssertEqual(writer.formatVersion, 2)
         XCTAssertEqual(try meta(path, "layout"), 2)
         XCTAssertEqual(try meta(path, "trace-version"), 2)
@@ -344,10 +344,10 @@ final class FormatVersion2Tests: XCTestCase {
         recorder.save(keys: ["k"], stage: .begin, id: "s")
         recorder.kill(reason: "harness", signal: 9, by: "runner", process: "com.example.app")
         // The kill committed before returning, like terminate.
-        var stored: [Event] = []
+        var stored: [LifecycleEvent] = []
         try Trace(path: path).forEachEvent { _, e in stored.append(e); return true }
         XCTAssertEqual(stored.map(\.kind), [
-            .launch(Event.Launch(platform: .iOS, scenes: [], debugger: true, harness: "xcuitest")),
+            .launch(LifecycleEvent.Launch(platform: .iOS, scenes: [], debugger: true, harness: "xcuitest")),
             .save(keys: ["k"], stage: .begin, id: "s"),
             .kill(reason: "harness", signal: 9, by: "runner"),
         ])

@@ -20,7 +20,7 @@ final class LaunchRecordingTests: XCTestCase {
     }
 
     private func findings(_ sink: MemorySink) throws -> [String] {
-        let events = sink.events.enumerated().map { i, e in Event(t: Double(i * 10), e.kind, process: e.process, extraFields: e.extraFields) }
+        let events = sink.events.enumerated().map { i, e in LifecycleEvent(t: Double(i * 10), e.kind, process: e.process, extraFields: e.extraFields) }
         return try Replayer.replay(events: events).findings.map(\.rule.rawValue)
     }
 
@@ -57,7 +57,7 @@ final class LaunchRecordingTests: XCTestCase {
         scenes.application(.didBecomeActive)
         scenes.appPhase(.active)  // the App's scenePhase says the same: recorded once
         XCTAssertEqual(sink.events.map(\.kind), [
-            .launch(Event.Launch(platform: .iOS, scenes: self.scenes, reason: "user")),
+            .launch(LifecycleEvent.Launch(platform: .iOS, scenes: self.scenes, reason: "user")),
             .open(window: "w1", scene: "main"), .phase(.active, window: "w1"), .phase(.active, window: nil),
         ])
         XCTAssertEqual(try findings(sink), [])
@@ -70,7 +70,7 @@ final class LaunchRecordingTests: XCTestCase {
         let (scenes, sink) = make()
         scenes.launch(platform: .iOS, scenes: self.scenes, conditions: LaunchConditions(applicationState: .background, usesScenes: false))
         XCTAssertEqual(sink.events.map(\.kind), [
-            .launch(Event.Launch(platform: .iOS, scenes: self.scenes, reason: "background")), .phase(.background, window: nil),
+            .launch(LifecycleEvent.Launch(platform: .iOS, scenes: self.scenes, reason: "background")), .phase(.background, window: nil),
         ])
         scenes.application(.didEnterBackground)  // nothing new
         scenes.application(.willEnterForeground)
@@ -95,7 +95,7 @@ final class LaunchRecordingTests: XCTestCase {
         scenes.application(.willEnterForeground)
         window.phase(.active, stored: nil)
         scenes.application(.didBecomeActive)
-        XCTAssertEqual(sink.events.first?.kind, .launch(Event.Launch(platform: .iOS, scenes: self.scenes, reason: "user", prewarmed: true)))
+        XCTAssertEqual(sink.events.first?.kind, .launch(LifecycleEvent.Launch(platform: .iOS, scenes: self.scenes, reason: "user", prewarmed: true)))
         XCTAssertEqual(sink.events.dropFirst().first?.kind, .open(window: "w1", scene: "main"), "no background phase")
         XCTAssertEqual(try findings(sink), [])
     }
@@ -119,7 +119,7 @@ final class LaunchRecordingTests: XCTestCase {
         scenes.launchEvidence(.launchSequenceEnded)  // decided already: nothing
         try scenes.recorder.flush()
         XCTAssertEqual(sink.events.map(\.kind), [
-            .launch(Event.Launch(platform: .iOS, scenes: self.scenes, reason: "user")),
+            .launch(LifecycleEvent.Launch(platform: .iOS, scenes: self.scenes, reason: "user")),
             .write(key: "lastLaunch", scope: .app, window: nil, base: nil, document: nil),
             .open(window: "w1", scene: "main"), .phase(.active, window: "w1"), .phase(.active, window: nil),
         ])
@@ -136,7 +136,7 @@ final class LaunchRecordingTests: XCTestCase {
         scenes.recorder.save()
         try scenes.recorder.flush()
         XCTAssertEqual(sink.events.map(\.kind), [
-            .launch(Event.Launch(platform: .iOS, scenes: self.scenes, reason: "background")), .phase(.background, window: nil),
+            .launch(LifecycleEvent.Launch(platform: .iOS, scenes: self.scenes, reason: "background")), .phase(.background, window: nil),
             .write(key: "inbox", scope: .app, window: nil, base: nil, document: nil), .save(keys: nil, window: nil, store: nil),
         ])
         XCTAssertEqual(try findings(sink), [])
@@ -179,7 +179,7 @@ final class LaunchRecordingTests: XCTestCase {
         scenes.launch(platform: .iOS, scenes: self.scenes, conditions: LaunchConditions(applicationState: .background))
         scenes.application(.willTerminate)
         XCTAssertEqual(sink.events.map(\.kind), [
-            .launch(Event.Launch(platform: .iOS, scenes: self.scenes, reason: "background")), .phase(.background, window: nil),
+            .launch(LifecycleEvent.Launch(platform: .iOS, scenes: self.scenes, reason: "background")), .phase(.background, window: nil),
             .delegate(callback: "willTerminate", window: nil),
         ], "committed before willTerminate returns")
         let (busy, busySink) = make()
@@ -187,7 +187,7 @@ final class LaunchRecordingTests: XCTestCase {
         for i in 0...LifecycleRecorder.maxEventsAfterHeldLaunch { busy.recorder.mark("m\(i)") }
         try busy.recorder.flush()
         XCTAssertEqual(busySink.events.count, 2 + LifecycleRecorder.maxEventsAfterHeldLaunch + 1)
-        XCTAssertEqual(busySink.events.first?.kind, .launch(Event.Launch(platform: .iOS, scenes: self.scenes, reason: "background")))
+        XCTAssertEqual(busySink.events.first?.kind, .launch(LifecycleEvent.Launch(platform: .iOS, scenes: self.scenes, reason: "background")))
         busy.launchEvidence(.sceneWillConnect)  // too late to change what was written: nothing
         try busy.recorder.flush()
         XCTAssertEqual(busySink.events.count, 2 + LifecycleRecorder.maxEventsAfterHeldLaunch + 1)

@@ -27,7 +27,7 @@ final class LiveCheckTests: XCTestCase {
         var sessions = 0, findings = 0
         for version in [1, 2] {
             for seed in UInt64(1)...1_200 {
-                var events: [Event] = []
+                var events: [LifecycleEvent] = []
                 TraceGenerator.generate(.init(events: 400, seed: seed, windows: 1 + Int(seed % 5), bugRate: 8, formatVersion: version)) {
                     events.append($0)
                 }

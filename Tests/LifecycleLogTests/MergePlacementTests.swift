@@ -24,7 +24,7 @@ final class MergePlacementTests: XCTestCase {
         let spool = folder.file("spool.jsonl")
         let sink = SpoolSink(path: spool)
         try sink.write((11...20).map { n in
-            Event(t: Double(n * 10), .mark(label: "m:\(n)"), extraFields: [JSONMember("delivery", .object([
+            LifecycleEvent(t: Double(n * 10), .mark(label: "m:\(n)"), extraFields: [JSONMember("delivery", .object([
                 JSONMember("client", .string("old-sink")), JSONMember("n", .number(String(n))), JSONMember("t", .number(String(n * 10))),
             ]))])
         })

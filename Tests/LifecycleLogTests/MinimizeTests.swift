@@ -8,7 +8,7 @@ final class MinimizeTests: XCTestCase {
 
     /// Checks what every minimal trace must be: launches before their runs' events, each
     /// window's events after its open in the same run, `t` never going back.
-    private func assertWellFormed(_ events: [Event], file: StaticString = #filePath, line: UInt = #line) {
+    private func assertWellFormed(_ events: [LifecycleEvent], file: StaticString = #filePath, line: UInt = #line) {
         // Per process (trace format 2): each has its own runs and windows.
         var open: [String: Set<String>] = [:]
         var running: Set<String> = []

@@ -53,13 +53,13 @@ final class OneValidationTests: XCTestCase {
         let path = folder.file("w.lmdb")
         do {
         let writer = try TraceWriter(path: path)
-        try writer.append([Event(t: 0, .mark(label: "first"))])
-        XCTAssertThrowsError(try writer.append([Event(t: 1, .mark(label: "ok")), Event(t: 2, .write(key: "draft", scope: .scene))])) { error in
+        try writer.append([LifecycleEvent(t: 0, .mark(label: "first"))])
+        XCTAssertThrowsError(try writer.append([LifecycleEvent(t: 1, .mark(label: "ok")), LifecycleEvent(t: 2, .write(key: "draft", scope: .scene))])) { error in
             let e = error as? LifecycleLogError
             XCTAssertEqual(e?.code, .invalidInput)
             XCTAssertEqual(e?.message, "event 2 of the batch (write) is not valid and nothing of the batch was stored: a write of a scene-scoped key needs \"window\" (the window that owns the key)")
         }
-        XCTAssertThrowsError(try writer.append([Event(t: -.infinity, .mark(label: "x"))]))
+        XCTAssertThrowsError(try writer.append([LifecycleEvent(t: -.infinity, .mark(label: "x"))]))
         }
         XCTAssertEqual(try Trace(path: path).eventCount, 1)
     }

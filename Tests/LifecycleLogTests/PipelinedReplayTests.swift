@@ -5,7 +5,7 @@ import XCTest
 /// caller folding them): it must give exactly what one thread gives, at every
 /// batch boundary, and stop cleanly when either side fails.
 final class PipelinedReplayTests: XCTestCase {
-    /// The findings and counts of folding `path`'s events, decoded as public ``Event`` values, on one thread.
+    /// The findings and counts of folding `path`'s events, decoded as public ``LifecycleEvent`` values, on one thread.
     private func oneThread(_ path: String) throws -> ReplayReport {
         var reducer = LifecycleReducer()
         try Trace(path: path).forEachEvent { seq, event in reducer.apply(seq: seq, event) }

@@ -6,8 +6,8 @@ import XCTest
 /// kind, bugs of every sort), checked against each other rather than against
 /// hard-coded results.
 final class PropertyTests: XCTestCase {
-    private func generated(_ seed: UInt64, events: Int = 600, windows: Int = 4) -> [Event] {
-        var all: [Event] = []
+    private func generated(_ seed: UInt64, events: Int = 600, windows: Int = 4) -> [LifecycleEvent] {
+        var all: [LifecycleEvent] = []
         TraceGenerator.generate(.init(events: events, seed: seed, windows: windows, bugRate: 150)) { all.append($0) }
         return all
     }
@@ -59,7 +59,7 @@ final class PropertyTests: XCTestCase {
             let all = generated(seed, events: 2000)
             let source = folder.write("g\(seed).jsonl", all.map(\.jsonLine).joined(separator: "\n"))
             try TraceInterchange.importJSONLines(from: source, to: folder.file("g\(seed).lmdb"))
-            var back: [Event] = []
+            var back: [LifecycleEvent] = []
             try Trace(path: folder.file("g\(seed).lmdb")).forEachEvent { _, e in back.append(e) }
             XCTAssertEqual(back, all, "seed \(seed)")
         }

@@ -31,7 +31,7 @@ final class RecorderTests: XCTestCase {
         try reopened.close()
         let all = try storedEvents(path)
         XCTAssertEqual(all.count, 4)
-        XCTAssertEqual(all.last, Event(t: 17.5, .mark(label: "after reopening")))
+        XCTAssertEqual(all.last, LifecycleEvent(t: 17.5, .mark(label: "after reopening")))
     }
 
     func testEveryEventModeCommitsBeforeTheCallReturns() throws {

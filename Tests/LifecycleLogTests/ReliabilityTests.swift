@@ -113,7 +113,7 @@ final class ReliabilityTests: XCTestCase {
     func testTheMapGrowsWhileAnotherProcessReads() throws {
         let folder = TemporaryFolder()
         let path = folder.file("growing.lmdb")
-        var all: [Event] = []
+        var all: [LifecycleEvent] = []
         TraceGenerator.generate(.init(events: 30_000, seed: 8)) { all.append($0) }
         let writer = try TraceWriter(path: path, sharing: .shared, initialMapSize: 64 * 1024)
         try writer.append(all.prefix(1))
@@ -147,7 +147,7 @@ final class ReliabilityTests: XCTestCase {
         // The writer stays open throughout, as a recorder does (with no process
         // holding the file, LMDB resets its reader table on the next open anyway).
         let writer = try TraceWriter(path: path, sharing: .shared)
-        try writer.append([Event(t: 0, .mark(label: "start"))])
+        try writer.append([LifecycleEvent(t: 0, .mark(label: "start"))])
         // A reader process that holds a read transaction until it is killed.
         let reader = Process()
         reader.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -167,7 +167,7 @@ final class ReliabilityTests: XCTestCase {
         let before = try runProgram("/usr/bin/env", ["mdb_stat", "-n", "-r", path])
         XCTAssertTrue(before.stdout.contains(" \(reader.processIdentifier) "), "the dead reader's slot should be there: \(before.stdout)")
         // The writer clears stale readers (mdb_reader_check) when it commits.
-        try writer.append([Event(t: 1, .mark(label: "after"))])
+        try writer.append([LifecycleEvent(t: 1, .mark(label: "after"))])
         let after = try runProgram("/usr/bin/env", ["mdb_stat", "-n", "-r", path])
         XCTAssertFalse(after.stdout.contains(" \(reader.processIdentifier) "), "the stale reader was not cleared: \(after.stdout)")
     }

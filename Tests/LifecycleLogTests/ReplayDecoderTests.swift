@@ -6,10 +6,10 @@ import XCTest
 /// against the full one: the same records accepted, the same fields read.
 final class ReplayDecoderTests: XCTestCase {
     /// Encoded records of a generated trace, with the symbol table they need.
-    private func records(seed: UInt64, count: Int) -> (records: [[UInt8]], events: [Event], symbols: SymbolTable) {
+    private func records(seed: UInt64, count: Int) -> (records: [[UInt8]], events: [LifecycleEvent], symbols: SymbolTable) {
         var symbols = SymbolTable()
         var records: [[UInt8]] = []
-        var events: [Event] = []
+        var events: [LifecycleEvent] = []
         TraceGenerator.generate(.init(events: count, seed: seed, windows: 4, bugRate: 200)) { event in
             var writer = ByteWriter()
             EventCodec.encode(event, into: &writer, symbols: &symbols)

@@ -6,11 +6,11 @@ import XCTest
 /// unsaved scene state is judged when its session is discarded or the run ends, never at the
 /// disconnection, and a reconnection is no second window.
 final class SceneDisconnectionRulesTests: XCTestCase {
-    private func session(_ steps: (inout WindowTracker, inout [Event.Kind]) -> Void) throws -> [Rule] {
+    private func session(_ steps: (inout WindowTracker, inout [LifecycleEvent.Kind]) -> Void) throws -> [Rule] {
         var tracker = WindowTracker(platform: .iPadOS)
-        var kinds: [Event.Kind] = [.launch(Event.Launch(platform: .iPadOS, scenes: [SceneDeclaration(id: "main", kind: .windowGroup)], reason: "user"))]
+        var kinds: [LifecycleEvent.Kind] = [.launch(LifecycleEvent.Launch(platform: .iPadOS, scenes: [SceneDeclaration(id: "main", kind: .windowGroup)], reason: "user"))]
         steps(&tracker, &kinds)
-        let events = kinds.enumerated().map { Event(t: Double($0.offset * 10), $0.element) }
+        let events = kinds.enumerated().map { LifecycleEvent(t: Double($0.offset * 10), $0.element) }
         return try Replayer.replay(events: events).findings.map(\.rule)
     }
 

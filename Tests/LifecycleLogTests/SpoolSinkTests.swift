@@ -7,10 +7,10 @@ final class SpoolSinkTests: XCTestCase {
         (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     }
 
-    private func importedEvents(_ jsonl: String, folder: TemporaryFolder) throws -> [Event] {
+    private func importedEvents(_ jsonl: String, folder: TemporaryFolder) throws -> [LifecycleEvent] {
         let out = folder.file("imported-\(UUID().uuidString.prefix(6)).lmdb")
         try TraceInterchange.importJSONLines(from: jsonl, to: out)
-        var events: [Event] = []
+        var events: [LifecycleEvent] = []
         try Trace(path: out).forEachEvent { _, e in events.append(e) }
         return events
     }
@@ -79,7 +79,7 @@ final class SpoolSinkTests: XCTestCase {
         let path = folder.write("s.jsonl", #"{"format":"lifecyc"#)
         let sink = SpoolSink(path: path)
         XCTAssertEqual(sink.lastTime, 0)
-        try sink.write([Event(t: 1, .mark(label: "x"))])
+        try sink.write([LifecycleEvent(t: 1, .mark(label: "x"))])
         sink.close()
         XCTAssertEqual(text(path), "{\"format\":\"lifecycle-trace\",\"version\":2}\n{\"event\":\"mark\",\"t\":1,\"label\":\"x\"}\n")
     }
@@ -109,7 +109,7 @@ final class SpoolSinkTests: XCTestCase {
         XCTAssertEqual(sink.currentPath, folder.file("s-2.jsonl"))
         XCTAssertNotNil(sink.takeWarning())
         XCTAssertNil(sink.takeWarning())
-        try sink.write([Event(t: 1, .mark(label: "x"))])
+        try sink.write([LifecycleEvent(t: 1, .mark(label: "x"))])
         sink.close()
         XCTAssertEqual(text(path), "not a header\n")
         XCTAssertEqual(try importedEvents(folder.file("s-2.jsonl"), folder: folder).count, 1)

@@ -60,8 +60,8 @@ func waitForAcknowledgement(_ sink: CollectorSink, of count: Int, file: StaticSt
 }
 
 /// Every event of the trace at `path`, in seq order.
-func storedEvents(_ path: String) throws -> [Event] {
-    var events: [Event] = []
+func storedEvents(_ path: String) throws -> [LifecycleEvent] {
+    var events: [LifecycleEvent] = []
     try Trace(path: path).forEachEvent { _, e in events.append(e) }
     return events
 }

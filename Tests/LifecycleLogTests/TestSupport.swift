@@ -109,9 +109,9 @@ func replay(_ arguments: String..., stdin: String? = nil) throws -> ProcessResul
 }
 
 /// Parses JSON Lines text into events (header and comments skipped).
-func events(_ jsonl: String, file: StaticString = #filePath, line: UInt = #line) throws -> [Event] {
+func events(_ jsonl: String, file: StaticString = #filePath, line: UInt = #line) throws -> [LifecycleEvent] {
     var decoder = JSONLinesDecoder(path: nil)
-    var result: [Event] = []
+    var result: [LifecycleEvent] = []
     for (i, text) in jsonl.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
         var bytes = Array(text.utf8)
         let event = try bytes.withUnsafeMutableBufferPointer { try decoder.decode(line: UnsafeBufferPointer($0), number: i + 1) }

@@ -5,7 +5,7 @@ import XCTest
 /// reducer's form) and a JSON Lines trace event by event: both must give the counts the events
 /// and the replay's findings say, for every process and with `--process`.
 final class TraceStatisticsTests: XCTestCase {
-    /// What the trace's events say, counted from the public ``Event`` values on one thread, and
+    /// What the trace's events say, counted from the public ``LifecycleEvent`` values on one thread, and
     /// the findings of a plain replay, each counted against the process of its event.
     private struct Expected {
         var events: UInt64 = 0

@@ -54,14 +54,14 @@ final class TraceStoreTests: XCTestCase {
     func testMapGrowsFromATinyMapWithoutLosingOrDuplicatingEvents() throws {
         let folder = TemporaryFolder()
         let writer = try TraceWriter(path: folder.file("tiny.lmdb"), sharing: .exclusive, initialMapSize: 32 * 1024)
-        var all: [Event] = []
+        var all: [LifecycleEvent] = []
         TraceGenerator.generate(.init(events: 20_000, seed: 9)) { all.append($0) }
         for chunk in stride(from: 0, to: all.count, by: 500) {
             try writer.append(all[chunk..<min(chunk + 500, all.count)])
         }
         XCTAssertGreaterThan(writer.environment.mapSize, 32 * 1024, "the map should have grown")
         let trace = try Trace(path: folder.file("tiny.lmdb"))
-        var read: [Event] = []
+        var read: [LifecycleEvent] = []
         var seqs: [UInt64] = []
         try trace.forEachEvent { seq, event in seqs.append(seq); read.append(event) }
         XCTAssertEqual(seqs, Array(1...20_000))
@@ -77,7 +77,7 @@ final class TraceStoreTests: XCTestCase {
         let writer = try TraceWriter(path: path)
         XCTAssertEqual(writer.lastSeq, 2)
         XCTAssertEqual(try writer.append(second), 4)
-        var read: [Event] = []
+        var read: [LifecycleEvent] = []
         try Trace(path: path).forEachEvent { _, e in read.append(e) }
         XCTAssertEqual(read, first + second)
     }
@@ -158,7 +158,7 @@ final class TraceStoreTests: XCTestCase {
 
     func testDamagedRecordsAreReportedNeverTrapped() throws {
         var symbols = SymbolTable()
-        var all: [Event] = []
+        var all: [LifecycleEvent] = []
         TraceGenerator.generate(.init(events: 300, seed: 11)) { all.append($0) }
         var random = SplitMix64(seed: 99)
         var decodedOrRejected = 0

@@ -26,9 +26,9 @@ final class WritersTests: XCTestCase {
         let a = try TraceWriter(path: path)
         let b = try TraceWriter(path: path)
         for i in 0..<3 {
-            try a.append([Event(t: Double(10 * i), .mark(label: "a\(i)"), process: "app")])
-            try b.append([Event(t: Double(10 * i + 1), .mark(label: "b\(i)"), process: "widget"),
-                          Event(t: Double(10 * i + 2), .mark(label: "b\(i)'"), process: "widget")])
+            try a.append([LifecycleEvent(t: Double(10 * i), .mark(label: "a\(i)"), process: "app")])
+            try b.append([LifecycleEvent(t: Double(10 * i + 1), .mark(label: "b\(i)"), process: "widget"),
+                          LifecycleEvent(t: Double(10 * i + 2), .mark(label: "b\(i)'"), process: "widget")])
         }
         let stored = try marks(path)
         XCTAssertEqual(stored.map(\.seq), Array(1...9))
@@ -46,8 +46,8 @@ final class WritersTests: XCTestCase {
         let path = folder.file("t.lmdb")
         let a = try TraceWriter(path: path)
         let b = try TraceWriter(path: path)
-        try a.append([Event(t: 500, .mark(label: "a"))])
-        try b.append([Event(t: 100, .mark(label: "b")), Event(t: 700, .mark(label: "c"))])
+        try a.append([LifecycleEvent(t: 500, .mark(label: "a"))])
+        try b.append([LifecycleEvent(t: 100, .mark(label: "b")), LifecycleEvent(t: 700, .mark(label: "c"))])
         XCTAssertEqual(try marks(path).map(\.t), [500, 500, 700])
         XCTAssertEqual(b.lastTime, 700)
     }
@@ -87,7 +87,7 @@ final class WritersTests: XCTestCase {
         let batches = Int(environment["LIFECYCLELOG_WRITER_BATCHES"] ?? "") ?? 100
         let writer = try TraceWriter(path: path)
         for i in 0..<batches {
-            let batch = (0..<5).map { j in Event(t: Double(i), .mark(label: "\(name) \(i) \(j)"), process: "\(name).p\(i % 7)") }
+            let batch = (0..<5).map { j in LifecycleEvent(t: Double(i), .mark(label: "\(name) \(i) \(j)"), process: "\(name).p\(i % 7)") }
             try writer.append(batch)
             FileHandle.standardOutput.write(Data("ACK \(name) \(i)\n".utf8))
         }

@@ -11,7 +11,7 @@ import LifecycleLog
 /// A 1 M-event generated trace, its events and encoded records, made once per process.
 final class Fixture: @unchecked Sendable {  // written once, in init, then only read
     static let shared = Fixture()
-    let events: [Event]
+    let events: [LifecycleEvent]
     let trace: String
     let work: String
     var records = baseline_records()
@@ -22,7 +22,7 @@ final class Fixture: @unchecked Sendable {  // written once, in init, then only 
         trace = work + "/trace.lmdb"
         let options = TraceGenerator.Options(events: 1_000_000, seed: 42, windows: 6)
         if !FileManager.default.fileExists(atPath: trace) { try! TraceInterchange.generate(options, to: trace) }  // `!`: a benchmark without its fixture cannot run
-        var events: [Event] = []
+        var events: [LifecycleEvent] = []
         events.reserveCapacity(options.events)
         TraceGenerator.generate(options) { events.append($0) }
         self.events = events

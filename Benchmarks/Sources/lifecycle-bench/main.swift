@@ -65,7 +65,7 @@ print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(Process
 // The trace every measurement uses.
 let trace = "\(w)/trace.lmdb"
 try TraceInterchange.generate(.init(events: options.events, seed: 42, windows: 6), to: trace)
-var events: [Event] = []
+var events: [LifecycleEvent] = []
 events.reserveCapacity(options.events)
 try Trace(path: trace).forEachEvent { _, e in events.append(e) }
 var records = baseline_records()
@@ -178,7 +178,7 @@ let replayTime = try best(7) { lastReport = try Replayer.replay(trace) }
 rows.append(Row(name: "(b) replay, every rule (Replayer.replay, in process, the --assert path)", ours: rate(n, replayTime), baseline: rate(n, cScan),
                 ratio: String(format: "%.2f×", cScan / replayTime), target: "≥ 10 M/s, ≥ 0.25×"))
 let decodeTime = try best(5) { try Trace(path: trace).forEachEvent { _, _ in } }
-rows.append(Row(name: "    for comparison: decoding into public Event values (Trace.forEachEvent, one thread)", ours: rate(n, decodeTime), baseline: rate(n, cScan),
+rows.append(Row(name: "    for comparison: decoding into public LifecycleEvent values (Trace.forEachEvent, one thread)", ours: rate(n, decodeTime), baseline: rate(n, cScan),
                 ratio: String(format: "%.2f×", cScan / decodeTime), target: ""))
 
 // (c) The same records in SQLite (WAL, batched), written and scanned.

@@ -30,7 +30,7 @@ extension EventCodec {
             try decodeSave(&r, limit, ext: ext, into: &e, extras: &extras)
         case .activity:
             e.name = try name(&r, limit)
-            e.activityState = try requiredCode(&r, ActivityState.init(storedCode:))
+            e.activityState = try requiredCode(&r, LifecycleActivityState.init(storedCode:))
             e.window = try optionalName(&r, limit) ?? ReplayEvent.noWindow
         case .delegate:
             let callback = try name(&r, limit)

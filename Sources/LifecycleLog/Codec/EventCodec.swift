@@ -33,14 +33,14 @@ enum EventCodec {
     /// Appends the record of `event` to `w`, interning identifiers in `symbols`.
     /// Returns whether the record holds version-2 data (so the trace needs layout 2).
     @discardableResult
-    static func encode(_ event: Event, into w: inout ByteWriter, symbols: inout SymbolTable) -> Bool {
+    static func encode(_ event: LifecycleEvent, into w: inout ByteWriter, symbols: inout SymbolTable) -> Bool {
         withUnsafePointer(to: event) { encode($0, into: &w, symbols: &symbols) }
     }
 
     /// ``encode(_:into:symbols:)`` of the event at `pointer`, read in place: the
     /// append path encodes the elements of an array without copying them.
     @discardableResult
-    static func encode(_ event: UnsafePointer<Event>, into w: inout ByteWriter, symbols: inout SymbolTable) -> Bool {
+    static func encode(_ event: UnsafePointer<LifecycleEvent>, into w: inout ByteWriter, symbols: inout SymbolTable) -> Bool {
         let process = event.pointee.process
         var ext = process != nil
         /// Version-2 data that needs no extension (a kill, a new code); with `ext`, what the method returns.
@@ -175,7 +175,7 @@ enum EventCodec {
 
     /// Decodes one record. Every byte is checked: a damaged record throws
     /// `corruptTrace`, it never traps.
-    static func decode(_ bytes: UnsafeRawBufferPointer, symbols: SymbolTable) throws -> Event {
+    static func decode(_ bytes: UnsafeRawBufferPointer, symbols: SymbolTable) throws -> LifecycleEvent {
         var r = ByteReader(bytes)
         let tagByte = try r.byte()
         let ext = tagByte & extensionFlag != 0
@@ -196,7 +196,7 @@ enum EventCodec {
             return v == 0 ? nil : v - 1
         }
 
-        let kind: Event.Kind
+        let kind: LifecycleEvent.Kind
         switch tag {
         case .unknown: kind = .unknown(name: try requiredSym())
         case .launch:
@@ -211,7 +211,7 @@ enum EventCodec {
                 scenes.append(SceneDeclaration(id: id, kind: SceneKind(rawValue: kindName), presentedType: presented,
                                                title: title, extraFields: try readExtras(&r, symbols)))
             }
-            var launch = Event.Launch(platform: platform, scenes: scenes, reason: try text(), app: try text(),
+            var launch = LifecycleEvent.Launch(platform: platform, scenes: scenes, reason: try text(), app: try text(),
                                       os: try text(), build: try text())
             if ext {
                 let debugger = try r.byte()
@@ -263,7 +263,7 @@ enum EventCodec {
             } else {
                 kind = .save(keys: keys, window: window, store: store)
             }
-        case .activity: kind = .activity(name: try requiredSym(), state: try requiredCode(&r, ActivityState.init(storedCode:)), window: try optionalSym())
+        case .activity: kind = .activity(name: try requiredSym(), state: try requiredCode(&r, LifecycleActivityState.init(storedCode:)), window: try optionalSym())
         case .mark:
             guard let label = try text() else { throw r.corrupt("missing label") }
             kind = .mark(label: label)
@@ -271,11 +271,11 @@ enum EventCodec {
         let process = ext ? try optionalSym() : nil
         var extra = try readExtras(&r, symbols)
         guard r.isAtEnd else { throw r.corrupt("\(r.bytes.count - r.offset) unexpected trailing bytes") }
-        var event = Event(t: t, kind, process: process, extraFields: extra)
+        var event = LifecycleEvent(t: t, kind, process: process, extraFields: extra)
         if case .launch(var launch) = kind, let first = extra.first, first.name == "prewarmed", case .bool(let prewarmed) = first.value {
             extra.removeFirst()
             launch.prewarmed = prewarmed
-            event = Event(t: t, .launch(launch), process: process, extraFields: extra)
+            event = LifecycleEvent(t: t, .launch(launch), process: process, extraFields: extra)
         }
         return event
     }

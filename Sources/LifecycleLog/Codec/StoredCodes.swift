@@ -25,7 +25,7 @@ extension LifecyclePhase {
 }
 
 
-extension ActivityState {
+extension LifecycleActivityState {
     /// The code in FORMAT.md's state table.
     @inline(__always)
     var storedCode: UInt8 {

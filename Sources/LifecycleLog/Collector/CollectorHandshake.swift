@@ -43,38 +43,38 @@ public struct CollectorHandshake: Sendable, Hashable {
         switch member("process") {
         case nil: break
         case .string(let name)?: handshake.process = name
-        case let other?: throw refuse("\"process\" must be a string, got \(Event.describe(other))")
+        case let other?: throw refuse("\"process\" must be a string, got \(LifecycleEvent.describe(other))")
         }
         switch member("kind") {
         case nil: break
         case .string(let name)?:
             guard let kind = ProcessKind(rawValue: name) else { throw refuse("\"kind\" must be app, widget, extension or runner, got \"\(name)\"") }
             handshake.kind = kind
-        case let other?: throw refuse("\"kind\" must be a string, got \(Event.describe(other))")
+        case let other?: throw refuse("\"kind\" must be a string, got \(LifecycleEvent.describe(other))")
         }
         switch member("pid") {
         case nil: break
         case .number(let text)?:
             guard let pid = Int64(text) else { throw refuse("\"pid\" must be a whole number") }
             handshake.pid = pid
-        case let other?: throw refuse("\"pid\" must be a number, got \(Event.describe(other))")
+        case let other?: throw refuse("\"pid\" must be a number, got \(LifecycleEvent.describe(other))")
         }
         switch member("token") {
         case nil: break
         case .string(let token)?: handshake.token = token
-        case let other?: throw refuse("\"token\" must be a string, got \(Event.describe(other))")
+        case let other?: throw refuse("\"token\" must be a string, got \(LifecycleEvent.describe(other))")
         }
         switch member("client") {
         case nil: break
         case .string(let client)? where !client.isEmpty && client.utf8.count <= 256: handshake.client = client
-        case let other?: throw refuse("\"client\" must be a string of 1 to 256 bytes, got \(Event.describe(other))")
+        case let other?: throw refuse("\"client\" must be a string of 1 to 256 bytes, got \(LifecycleEvent.describe(other))")
         }
         switch member("now") {
         case nil: break
         case .number(let text)?:
             guard let now = Double(text), now.isFinite, now >= 0 else { throw refuse("\"now\" must be a number of milliseconds, 0 or more") }
             handshake.now = now
-        case let other?: throw refuse("\"now\" must be a number, got \(Event.describe(other))")
+        case let other?: throw refuse("\"now\" must be a number, got \(LifecycleEvent.describe(other))")
         }
         return handshake
     }

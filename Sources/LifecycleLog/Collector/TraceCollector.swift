@@ -213,7 +213,7 @@ public final class TraceCollector: @unchecked Sendable {
         let maxConnections: Int
         let rawLog: (String) -> Void
         var connections: [CollectorConnection] = []
-        var batch: [Event] = []
+        var batch: [LifecycleEvent] = []
         var summary = Summary()
         /// Where each read lands before it joins its connection's input (one buffer for all, filled once).
         var scratch = [UInt8](repeating: 0, count: 64 * 1024)
@@ -515,12 +515,12 @@ public final class TraceCollector: @unchecked Sendable {
                 return
             }
             guard case .object(let members) = value else {
-                reject(index, "each line must be one JSON object (an event), got \(Event.describe(value))")
+                reject(index, "each line must be one JSON object (an event), got \(LifecycleEvent.describe(value))")
                 return
             }
-            var event: Event
+            var event: LifecycleEvent
             do {
-                event = try Event.decode(members: members, version: 2)
+                event = try LifecycleEvent.decode(members: members, version: 2)
             } catch {
                 reject(index, error.message)
                 return

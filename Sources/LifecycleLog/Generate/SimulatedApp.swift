@@ -17,7 +17,7 @@ protocol SimulatedApp {
     /// The time of the last event emitted.
     var t: Double { get set }
     /// Events of the current step, emitted and not yet returned by ``next()``.
-    var queue: [Event] { get set }
+    var queue: [LifecycleEvent] { get set }
     /// How many of ``queue`` were returned.
     var queued: Int { get set }
     /// The platform of the current run.
@@ -56,13 +56,13 @@ extension SimulatedApp {
     // MARK: Emitting
 
     /// Emits an event a random 1 to 300 ms after the last one.
-    mutating func emit(_ kind: Event.Kind, process: String? = nil, extra: [JSONMember] = []) {
+    mutating func emit(_ kind: LifecycleEvent.Kind, process: String? = nil, extra: [JSONMember] = []) {
         t += Double(random.next() % 300 + 1)
-        queue.append(Event(t: t, kind, process: process, extraFields: extra))
+        queue.append(LifecycleEvent(t: t, kind, process: process, extraFields: extra))
     }
 
     /// The next event, from as many steps as it takes.
-    mutating func next() -> Event {
+    mutating func next() -> LifecycleEvent {
         while queued == queue.count {
             queue.removeAll(keepingCapacity: true)
             queued = 0

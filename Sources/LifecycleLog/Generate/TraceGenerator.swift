@@ -50,7 +50,7 @@ public struct TraceGenerator: Sendable {
     /// Calls `body` with each generated event, in order, without holding the trace in memory.
     /// The events are those of a trace of format version ``Options/formatVersion``, whose
     /// header is `{"format":"lifecycle-trace","version":N}`.
-    public static func generate(_ options: Options, _ body: (Event) throws -> Void) rethrows {
+    public static func generate(_ options: Options, _ body: (LifecycleEvent) throws -> Void) rethrows {
         if options.formatVersion >= 2 {
             var g = TraceGeneratorV2(options)
             for _ in 0..<options.events { try body(g.next()) }
@@ -70,7 +70,7 @@ public struct TraceGenerator: Sendable {
     var random: SplitMix64
     let options: Options
     var t: Double = 0
-    var queue: [Event] = []
+    var queue: [LifecycleEvent] = []
     var queued = 0
     private var running = false
     private var foreground = false
@@ -141,7 +141,7 @@ public struct TraceGenerator: Sendable {
         if platform == .macOS || platform == .visionOS { declared.append(SceneDeclaration(id: "about", kind: .window)) }
         if platform == .macOS || bug() { declared.append(SceneDeclaration(id: "settings", kind: .settings)) }
         let background = percent(5)
-        emit(.launch(Event.Launch(platform: platform, scenes: declared, reason: background ? "background" : nil,
+        emit(.launch(LifecycleEvent.Launch(platform: platform, scenes: declared, reason: background ? "background" : nil,
                                   app: "com.example.Notes", os: "18.\(random.next() % 3)", build: "\(100 + random.next() % 3)")))
         if background { return }  // a background fetch: it runs in the background and may come forward later
         if bug() { t += 25_000 }  // a slow launch: work in App.init

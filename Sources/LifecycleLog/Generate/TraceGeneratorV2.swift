@@ -48,7 +48,7 @@ struct TraceGeneratorV2: SimulatedApp {
     var random: SplitMix64
     let options: TraceGenerator.Options
     var t: Double = 0
-    var queue: [Event] = []
+    var queue: [LifecycleEvent] = []
     var queued = 0
 
     // The app.
@@ -149,7 +149,7 @@ struct TraceGeneratorV2: SimulatedApp {
         case .background: "background"
         default: percent(20) ? "user" : nil
         }
-        emit(.launch(Event.Launch(platform: platform, scenes: declared, reason: reason, app: "com.example.Notes",
+        emit(.launch(LifecycleEvent.Launch(platform: platform, scenes: declared, reason: reason, app: "com.example.Notes",
                                   os: "26.\(random.next() % 2)", build: "\(200 + random.next() % 2)",
                                   debugger: launchKind == .debugger ? true : nil,
                                   harness: launchKind == .harness ? "xcuitest" : nil,
@@ -483,7 +483,7 @@ struct TraceGeneratorV2: SimulatedApp {
             }
             extensions[i].running = true
             extensions[i].runs += 1
-            emit(.launch(Event.Launch(platform: platform == .macOS ? .macOS : .iOS, scenes: [], reason: "background")), process: name)
+            emit(.launch(LifecycleEvent.Launch(platform: platform == .macOS ? .macOS : .iOS, scenes: [], reason: "background")), process: name)
             return
         }
         switch random.next() % 100 {

@@ -175,7 +175,7 @@ private struct TraceEventWriter {
     // MARK: Following the trace
 
     /// The track of `process` (`""`: the main app), named when it first appears.
-    mutating func track(_ process: String, launch: Event.Launch?) -> Int {
+    mutating func track(_ process: String, launch: LifecycleEvent.Launch?) -> Int {
         if let p = trackIndex[process] { return p }
         let pid = tracks.count + 1
         tracks.append(Track(pid: pid, process: process))
@@ -188,10 +188,10 @@ private struct TraceEventWriter {
         return tracks.count - 1
     }
 
-    mutating func apply(seq: UInt64, _ event: Event) {
+    mutating func apply(seq: UInt64, _ event: LifecycleEvent) {
         let t = event.t
         lastT = t
-        var launch: Event.Launch?
+        var launch: LifecycleEvent.Launch?
         if case .launch(let l) = event.kind { launch = l }
         let p = track(event.process ?? "", launch: launch)
         let pid = tracks[p].pid

@@ -54,7 +54,7 @@ public enum TraceInterchange {
         try writeAtomically(to: output) { writer in
             try appendInBatches(to: writer, progress: progress) { emit in try TraceGenerator.generate(options, emit) }
             // A version 2 trace is one even if its few events happen to use nothing of version 2.
-            if options.formatVersion > writer.formatVersion { try writer.append([Event](), formatVersion: options.formatVersion) }
+            if options.formatVersion > writer.formatVersion { try writer.append([LifecycleEvent](), formatVersion: options.formatVersion) }
         }
     }
 
@@ -108,14 +108,14 @@ public enum TraceInterchange {
         // A version-2 trace stays one even when no event uses version-2 data, so that
         // export gives back its header (the file is still the temporary one here).
         if Int(version) > writer.formatVersion {
-            try writer.append([Event](), formatVersion: Int(version))
+            try writer.append([LifecycleEvent](), formatVersion: Int(version))
         }
     }
 
     /// Appends the events `produce` emits, ``importBatchSize`` per transaction.
     static func appendInBatches(to writer: TraceWriter, progress: ((UInt64) -> Void)? = nil,
-                                _ produce: (_ emit: (Event) throws -> Void) throws -> Void) throws {
-        var batch: [Event] = []
+                                _ produce: (_ emit: (LifecycleEvent) throws -> Void) throws -> Void) throws {
+        var batch: [LifecycleEvent] = []
         batch.reserveCapacity(importBatchSize)
         try produce { event in
             batch.append(event)

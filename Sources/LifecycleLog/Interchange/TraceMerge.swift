@@ -20,7 +20,7 @@ extension TraceInterchange {
         var client: String
         var n: UInt64
 
-        init?(_ event: Event) {
+        init?(_ event: LifecycleEvent) {
             guard let member = event.extraFields.last(where: { $0.name == CollectorSink.deliveryMember }),
                   case .object(let fields) = member.value,
                   let client = fields.first(where: { $0.name == "client" }), case .string(let name) = client.value,
@@ -57,11 +57,11 @@ extension TraceInterchange {
         var summary = MergeSummary()
         // Sorted by (t, group, client, order): group 0 is a spool event that must come before
         // the trace event it was moved to (its sink's next one), 1 the trace's, 2 other spool events.
-        var merged: [(t: Double, group: Int, client: String, order: UInt64, event: Event)] = []
+        var merged: [(t: Double, group: Int, client: String, order: UInt64, event: LifecycleEvent)] = []
         // Each delivery seen, with its event (t and process left out: the collector moves one and
         // fills in the other) and where it is: two different events with one delivery conflict.
         var seen: [Delivery: (event: Int, place: String)] = [:]
-        func conflict(_ delivery: Delivery, _ event: Event, at place: String) throws {
+        func conflict(_ delivery: Delivery, _ event: LifecycleEvent, at place: String) throws {
             guard let first = seen[delivery], first.event != Self.identity(event) else { return }
             throw LifecycleLogError(.invalidInput, "two different events carry delivery \(delivery.n) of client \"\(delivery.client)\": \(first.place) and \(place); one of them was not sent by that client (a collector older than this version stored any connection's deliveries). Nothing was written: find which is forged (replay dump), remove it (replay export, edit, replay import) and merge again")
         }
@@ -121,7 +121,7 @@ extension TraceInterchange {
         }
         merged.sort { ($0.t, $0.group, $0.client, $0.order) < ($1.t, $1.group, $1.client, $1.order) }
         try writeAtomically(to: output) { writer in
-            var batch: [Event] = []
+            var batch: [LifecycleEvent] = []
             batch.reserveCapacity(min(merged.count, importBatchSize))
             for entry in merged {
                 batch.append(entry.event)
@@ -138,7 +138,7 @@ extension TraceInterchange {
 
     /// What makes two copies of one delivered event the same: everything but `t` and `process`
     /// (the collector moves the one and fills in the other), hashed.
-    private static func identity(_ event: Event) -> Int {
+    private static func identity(_ event: LifecycleEvent) -> Int {
         var event = event
         event.t = 0
         event.process = nil
@@ -146,7 +146,7 @@ extension TraceInterchange {
     }
 
     /// The event's own `t`, as its sink saw it (from its `delivery` member).
-    private static func ownTime(_ event: Event) -> Double? {
+    private static func ownTime(_ event: LifecycleEvent) -> Double? {
         guard let member = event.extraFields.last(where: { $0.name == CollectorSink.deliveryMember }),
               case .object(let fields) = member.value,
               let t = fields.first(where: { $0.name == "t" }), case .number(let literal) = t.value else { return nil }

@@ -36,7 +36,7 @@ extension TraceInterchange {
                                        formatVersion: Int64(writer.formatVersion), declared: writer.lastSeq > 0)
         var shift: Double?
         var reader = try LineReader(path: input, bufferSize: 64 * 1024)
-        var batch: [Event] = []
+        var batch: [LifecycleEvent] = []
         var summary = RecordingSummary(accepted: 0, rejected: 0, lastSeq: writer.lastSeq)
         func commit() throws {
             guard !batch.isEmpty else { return }

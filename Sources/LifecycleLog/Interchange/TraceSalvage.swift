@@ -181,7 +181,7 @@ extension TraceInterchange {
         }
     }
 
-    private static func decode(_ value: [UInt8], seq: UInt64, _ symbols: SymbolTable, checksummed: Bool?) -> Event? {
+    private static func decode(_ value: [UInt8], seq: UInt64, _ symbols: SymbolTable, checksummed: Bool?) -> LifecycleEvent? {
         guard let body = verified(value, key: seq, checksummed: checksummed) else { return nil }
         return try? body.withUnsafeBytes { try EventCodec.decode($0, symbols: symbols) }
     }
@@ -189,7 +189,7 @@ extension TraceInterchange {
     /// The record of `seq` from another leaf page that holds it and where it decodes (rare: only
     /// for a record that is damaged in the first copy found, so a linear search is enough).
     private static func alternative(_ seq: UInt64, in leaves: [Leaf], besides page: Int,
-                                    _ scan: borrowing LMDBPageScan, _ symbols: SymbolTable, checksummed: Bool?) -> Event? {
+                                    _ scan: borrowing LMDBPageScan, _ symbols: SymbolTable, checksummed: Bool?) -> LifecycleEvent? {
         for leaf in leaves where leaf.page != page && leaf.first <= seq && seq <= leaf.last {
             for (other, entry) in eventRecords(scan.leafEntries(ofPage: leaf.page)) ?? [] where other == seq {
                 if let event = decode(entry.value, seq: seq, symbols, checksummed: checksummed) { return event }

@@ -2,8 +2,8 @@ extension TraceMinimizer {
     /// Every event of the trace at `path` (`.lmdb` or `.jsonl`), in order.
     ///
     /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace.
-    public static func load(_ path: String) throws -> [Event] {
-        var events: [Event] = []
+    public static func load(_ path: String) throws -> [LifecycleEvent] {
+        var events: [LifecycleEvent] = []
         try Replayer.forEachEvent(in: path) { _, event in
             events.append(event)
             return true

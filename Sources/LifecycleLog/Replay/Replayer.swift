@@ -111,7 +111,7 @@ extension Replayer {
     /// until `body` returns `false`.
     ///
     /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace.
-    public static func forEachEvent(in path: String, _ body: (UInt64, Event) throws -> Bool) throws {
+    public static func forEachEvent(in path: String, _ body: (UInt64, LifecycleEvent) throws -> Bool) throws {
         try refuseFolder(path)
         if isJSONLines(path) {
             struct Stop: Error {}

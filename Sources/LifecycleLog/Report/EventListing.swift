@@ -22,7 +22,7 @@ public struct EventListing: Sendable {
             self.kinds = kinds
         }
 
-        func matches(_ seq: UInt64, _ event: Event) -> Bool {
+        func matches(_ seq: UInt64, _ event: LifecycleEvent) -> Bool {
             seq >= from && seq <= to && (process == nil || (event.process ?? "") == process)
                 && (window == nil || event.window == window) && (kinds.isEmpty || kinds.contains(event.name))
         }
@@ -46,8 +46,8 @@ public struct EventListing: Sendable {
         try Replayer.refuseFolder(path)
         // The events in the seq range, in order, until `body` returns false. Standard input can be
         // read only once: its events are kept for the second pass.
-        var kept: [(UInt64, Event)]?
-        func forEachEvent(_ body: (UInt64, Event) throws -> Bool) throws {
+        var kept: [(UInt64, LifecycleEvent)]?
+        func forEachEvent(_ body: (UInt64, LifecycleEvent) throws -> Bool) throws {
             if let kept {
                 for (seq, event) in kept where try !body(seq, event) { return }
             } else if Replayer.isJSONLines(path) {
@@ -57,7 +57,7 @@ public struct EventListing: Sendable {
             }
         }
         if path == "-" {
-            var events: [(UInt64, Event)] = []
+            var events: [(UInt64, LifecycleEvent)] = []
             try forEachEvent { seq, event in
                 if seq > filter.to { return false }
                 if seq >= filter.from { events.append((seq, event)) }
@@ -121,7 +121,7 @@ public struct EventListing: Sendable {
 
     /// The WINDOW column's text for `event`: its window, with its process when that is not the
     /// main app's (`w1 (com.example.notes.share)`), control characters escaped; `nil` without a window.
-    static func windowLabel(_ event: Event) -> String? {
+    static func windowLabel(_ event: LifecycleEvent) -> String? {
         guard let window = event.window else { return nil }
         let process = event.process.flatMap { $0.isEmpty ? nil : $0 }
         return VisibleText.escape(process.map { "\(window) (\($0))" } ?? window)

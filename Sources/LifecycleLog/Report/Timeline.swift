@@ -320,7 +320,7 @@ struct TimelineBuilder {
     }
 
     /// The index of the process an event is about (`""` and no `process`: the main app).
-    mutating func process(of event: Event) -> Int { process(named: event.process ?? "") }
+    mutating func process(of event: LifecycleEvent) -> Int { process(named: event.process ?? "") }
 
     /// The index of the process `name` (`""`: the main app), added when new.
     mutating func process(named name: String) -> Int {
@@ -410,7 +410,7 @@ struct TimelineBuilder {
         segments.append(Timeline.Segment(process: lane.process, row: lane.row, start: from, end: to, phase: phase, label: label))
     }
 
-    mutating func apply(seq: UInt64, _ event: Event) {
+    mutating func apply(seq: UInt64, _ event: LifecycleEvent) {
         let t = event.t
         lastT = t
         if case .mark(let text) = event.kind {

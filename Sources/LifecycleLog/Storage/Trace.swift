@@ -148,7 +148,7 @@ public final class Trace {
     ///
     /// - Throws: `LifecycleLogError` (`corruptTrace` naming the seq of a
     ///   damaged event), or whatever `body` throws.
-    public func forEachEvent(from seq: UInt64 = 1, _ body: (_ seq: UInt64, _ event: Event) throws -> Bool) throws {
+    public func forEachEvent(from seq: UInt64 = 1, _ body: (_ seq: UInt64, _ event: LifecycleEvent) throws -> Bool) throws {
         try forEachRecord(from: seq, decode: { bytes, symbols in try EventCodec.decode(bytes, symbols: symbols) }, body)
     }
 
@@ -249,7 +249,7 @@ public final class Trace {
     }
 
     /// Calls `body` with each event, in order.
-    public func forEachEvent(_ body: (_ seq: UInt64, _ event: Event) throws -> Void) throws {
+    public func forEachEvent(_ body: (_ seq: UInt64, _ event: LifecycleEvent) throws -> Void) throws {
         try forEachEvent(from: 1) { seq, event in try body(seq, event); return true }
     }
 }

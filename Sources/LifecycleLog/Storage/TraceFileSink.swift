@@ -50,7 +50,7 @@ public final class TraceFileSink: RecordingSink {
     ///
     /// - Throws: `RecordingSinkPartialWrite` when only the first events were
     ///   written before the disk filled; `LifecycleLogError` when none were.
-    public func write(_ events: [Event]) throws {
+    public func write(_ events: [LifecycleEvent]) throws {
         try writer.withLock { writer in
             var written = 0
             var size = events.count

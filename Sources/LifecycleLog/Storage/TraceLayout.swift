@@ -109,7 +109,7 @@ struct TraceDatabases: Sendable {
     }
 
     /// The event stored under `seq`, checked (layout 3) and decoded.
-    func decode(_ record: UnsafeRawBufferPointer, seq: UInt64, symbols: SymbolTable) throws -> Event {
+    func decode(_ record: UnsafeRawBufferPointer, seq: UInt64, symbols: SymbolTable) throws -> LifecycleEvent {
         try EventCodec.decode(body(ofRecord: record, seq: seq), symbols: symbols)
     }
 

@@ -16,7 +16,7 @@ import Darwin
 ///
 /// ```swift
 /// let writer = try TraceWriter(path: "session.lmdb")
-/// try writer.append([Event(t: 0, .launch(.init(platform: .iOS, scenes: [])))])
+/// try writer.append([LifecycleEvent(t: 0, .launch(.init(platform: .iOS, scenes: [])))])
 /// ```
 public final class TraceWriter {
     /// The file this writer appends to.
@@ -199,11 +199,11 @@ public final class TraceWriter {
     ///   another scope, …) is `invalidInput`, naming its place in `events` and the field, with the
     ///   message the JSON Lines decoder and the recorder give.
     ///
-    /// Events that use trace format version 2 data (`Event/process`, `kill`,
+    /// Events that use trace format version 2 data (`LifecycleEvent/process`, `kill`,
     /// the new fields and values) make the trace a version-2 trace (stored
     /// layout 2) in the same transaction.
     @discardableResult
-    public func append<C: Collection>(_ events: C) throws -> UInt64 where C.Element == Event {
+    public func append<C: Collection>(_ events: C) throws -> UInt64 where C.Element == LifecycleEvent {
         try append(events, formatVersion: 1)
     }
 
@@ -211,8 +211,8 @@ public final class TraceWriter {
     /// `formatVersion`: with 2 the trace becomes a version-2 trace even when
     /// these events use nothing of version 2, so that export gives back its header.
     @discardableResult
-    func append<C: Collection>(_ events: C, formatVersion declared: Int) throws -> UInt64 where C.Element == Event {
-        // The one validation of events (Event.validationProblem), before anything is written.
+    func append<C: Collection>(_ events: C, formatVersion declared: Int) throws -> UInt64 where C.Element == LifecycleEvent {
+        // The one validation of events (LifecycleEvent.validationProblem), before anything is written.
         for (i, event) in events.enumerated() {
             if let problem = event.validationProblem {
                 throw LifecycleLogError(.invalidInput, "event \(i + 1) of the batch (\(event.name)) is not valid and nothing of the batch was stored: \(problem)", path: path)
@@ -291,7 +291,7 @@ public final class TraceWriter {
     /// Encodes `event` (interning new names, which it stores too) and stores it under `seq`;
     /// returns whether it holds version-2 data.
     @inline(__always)
-    private static func put(_ event: UnsafePointer<Event>, seq: UInt64, floor: Double, in txn: borrowing LMDBTransaction, _ databases: TraceDatabases,
+    private static func put(_ event: UnsafePointer<LifecycleEvent>, seq: UInt64, floor: Double, in txn: borrowing LMDBTransaction, _ databases: TraceDatabases,
                             symbols: inout SymbolTable, scratch: inout ByteWriter) throws -> Bool {
         if event.pointee.t < floor {
             // Another writer's events came first: `t` never goes backwards in the trace, so this
@@ -304,7 +304,7 @@ public final class TraceWriter {
     }
 
     @inline(__always)
-    private static func store(_ event: UnsafePointer<Event>, seq: UInt64, in txn: borrowing LMDBTransaction, _ databases: TraceDatabases,
+    private static func store(_ event: UnsafePointer<LifecycleEvent>, seq: UInt64, in txn: borrowing LMDBTransaction, _ databases: TraceDatabases,
                               symbols: inout SymbolTable, scratch: inout ByteWriter) throws -> Bool {
         scratch.reset()
         let before = symbols.count

@@ -37,7 +37,7 @@ package struct JSONLinesDecoder {
     }
 
     /// Decodes one line; returns `nil` for blank lines, comments and the header.
-    package mutating func decode(line: UnsafeBufferPointer<UInt8>, number: Int) throws -> Event? {
+    package mutating func decode(line: UnsafeBufferPointer<UInt8>, number: Int) throws -> LifecycleEvent? {
         var i = 0
         while i < line.count, line[i] == 0x20 || line[i] == 0x09 { i += 1 }
         if i == line.count || line[i] == UInt8(ascii: "#") { return nil }
@@ -49,7 +49,7 @@ package struct JSONLinesDecoder {
                                     column: Self.column(of: error.offset, in: line))
         }
         guard case .object(let members) = value else {
-            throw LifecycleLogError(.invalidInput, "each line must be one JSON object (an event), got \(Event.describe(value))",
+            throw LifecycleLogError(.invalidInput, "each line must be one JSON object (an event), got \(LifecycleEvent.describe(value))",
                                     path: path, line: number, column: i + 1)
         }
         let isFirst = !sawFirstObject
@@ -66,9 +66,9 @@ package struct JSONLinesDecoder {
                 + "(a header {\"format\":\"lifecycle-trace\",\"version\":1} reads it as version 1)",
                 path: path, line: number, seq: seq + 1)
         }
-        let event: Event
+        let event: LifecycleEvent
         do {
-            event = try Event.decode(members: members, version: formatVersion)
+            event = try LifecycleEvent.decode(members: members, version: formatVersion)
         } catch {
             throw LifecycleLogError(.invalidInput, error.message, path: path, line: number, seq: seq + 1)
         }
@@ -96,12 +96,12 @@ package struct JSONLinesDecoder {
     /// Checks the header; returns the version it declares (1 without `version`).
     private func checkHeader(format: JSONValue, members: [JSONMember], line: Int) throws -> Int64 {
         guard format == .string("lifecycle-trace") else {
-            throw LifecycleLogError(.invalidInput, "the header's \"format\" must be \"lifecycle-trace\", got \(Event.describe(format))",
+            throw LifecycleLogError(.invalidInput, "the header's \"format\" must be \"lifecycle-trace\", got \(LifecycleEvent.describe(format))",
                                     path: path, line: line)
         }
         guard let versionValue = members.first(where: { $0.name == "version" })?.value else { return 1 }
         guard let version = versionValue.integerValue, version >= 1 else {
-            throw LifecycleLogError(.invalidInput, "the header's \"version\" must be a whole number from 1, got \(Event.describe(versionValue))",
+            throw LifecycleLogError(.invalidInput, "the header's \"version\" must be a whole number from 1, got \(LifecycleEvent.describe(versionValue))",
                                     path: path, line: line)
         }
         if version > Self.supportedVersion {

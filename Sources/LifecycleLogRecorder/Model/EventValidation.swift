@@ -1,8 +1,8 @@
 /// The one check of an event's meaning (spec/trace-format.md) that every way into a trace shares:
 /// the recorder's calls, the JSON Lines decoder and the trace writer. What JSON alone checks (a
 /// member's type, an unknown phase name) stays in the decoder; this is what a Swift value of
-/// ``Event/Kind`` can still get wrong.
-extension Event.Kind {
+/// ``LifecycleEvent/Kind`` can still get wrong.
+extension LifecycleEvent.Kind {
     /// What is wrong with the event, as a sentence naming the field and what to do, or `nil`
     /// when it is valid. The messages are the JSON Lines decoder's, so a misuse reads the same
     /// whichever way it came.
@@ -63,8 +63,8 @@ extension Event.Kind {
     }
 }
 
-extension Event {
-    /// What is wrong with the event (``Event/Kind/validationProblem``, or a `t` that is negative or
+extension LifecycleEvent {
+    /// What is wrong with the event (``LifecycleEvent/Kind/validationProblem``, or a `t` that is negative or
     /// not finite), or `nil` when it is valid.
     package var validationProblem: String? {
         if !(t >= 0) || !t.isFinite { return "field \"t\" must be a non-negative number of milliseconds, got \(t)" }

@@ -87,8 +87,8 @@ extension Platform {
     }
 }
 
-/// Whether an ``Event/Kind/activity(name:state:window:)`` started, stopped, or expired.
-public enum ActivityState: String, Sendable, Hashable, CaseIterable {
+/// Whether an ``LifecycleEvent/Kind/activity(name:state:window:)`` started, stopped, or expired.
+public enum LifecycleActivityState: String, Sendable, Hashable, CaseIterable {
     /// The work began.
     case start
     /// The work ended.

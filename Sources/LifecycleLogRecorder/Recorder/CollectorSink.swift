@@ -117,7 +117,7 @@ public final class CollectorSink: RecordingSink {
     /// collector's trace and in the fallback, so that the collector can store
     /// each once and `replay merge` can put a trace and a spool back together
     /// (spec/collector-protocol.md, "Delivery").
-    private func stamped(_ events: [Event], from first: Int) -> [Event] {
+    private func stamped(_ events: [LifecycleEvent], from first: Int) -> [LifecycleEvent] {
         var result = events
         for i in result.indices {
             // The process, as the collector would fill it in from the handshake: a spool of a widget
@@ -159,11 +159,11 @@ public final class CollectorSink: RecordingSink {
     ///
     /// - Throws: ``LifecycleLogError`` when the sink is closed, or when the
     ///   backlog has no room and there is no fallback (or the fallback failed).
-    public func write(_ events: [Event]) throws {
+    public func write(_ events: [LifecycleEvent]) throws {
         guard !events.isEmpty else { return }
         // A batch larger than the backlog's room goes in as parts, each when there is room for it.
         var roomDeadline: ContinuousClock.Instant?
-        var taken: [Event] = []  // stamped, in the backlog
+        var taken: [LifecycleEvent] = []  // stamped, in the backlog
         var last = 0
         var waiter: DispatchSemaphore?
         var rest = events[...]
@@ -197,7 +197,7 @@ public final class CollectorSink: RecordingSink {
     private enum Admission {
         /// The first events of the batch (all that fit) are in the backlog, numbered up to `last`;
         /// wait on `waiter` for the acknowledgement.
-        case admitted(stamped: [Event], last: Int, waiter: DispatchSemaphore?)
+        case admitted(stamped: [LifecycleEvent], last: Int, waiter: DispatchSemaphore?)
         /// The backlog is full while the collector keeps acknowledging: wait for room.
         case waitForRoom(DispatchSemaphore)
         /// The sink stopped streaming: only the fallback.
@@ -210,7 +210,7 @@ public final class CollectorSink: RecordingSink {
     /// network) holds the write until there is room, as long as the collector makes progress (at
     /// most its acknowledgement timeout without any): the recorder's own bound then applies. A full
     /// backlog while the collector is unreachable ends the streaming for the session.
-    private func admit(_ events: ArraySlice<Event>, waitingForRoomUntil roomDeadline: inout ContinuousClock.Instant?) throws -> Admission {
+    private func admit(_ events: ArraySlice<LifecycleEvent>, waitingForRoomUntil roomDeadline: inout ContinuousClock.Instant?) throws -> Admission {
         try core.state.withLock { s -> Admission in
             guard !s.closed else {
                 throw LifecycleLogError(.invalidArgument, "the collector sink is closed; create a new one to record again", path: destination)
@@ -263,7 +263,7 @@ public final class CollectorSink: RecordingSink {
     }
 
     /// After the wait for the acknowledgement: a batch not acknowledged goes to the fallback too.
-    private func afterAdmission(_ admitted: (stamped: [Event], last: Int, waiter: DispatchSemaphore?)) throws {
+    private func afterAdmission(_ admitted: (stamped: [LifecycleEvent], last: Int, waiter: DispatchSemaphore?)) throws {
         // Not acknowledged yet: the batch goes to the device's disk as well, while the sink's thread keeps sending it.
         let (acknowledged, reason) = core.state.withLock { s in
             s.waiters.removeAll { $0.n == admitted.last }
@@ -295,7 +295,7 @@ public final class CollectorSink: RecordingSink {
     }
 
     /// After the sink stopped streaming: the fallback takes the batch, or the write fails.
-    private func writeToFallbackOnly(_ events: [Event]) throws {
+    private func writeToFallbackOnly(_ events: [LifecycleEvent]) throws {
         try core.state.withLock { s in
             guard let fallback else {
                 throw s.warning ?? LifecycleLogError(.io, "the collector sink stopped streaming and has no fallback", path: destination)

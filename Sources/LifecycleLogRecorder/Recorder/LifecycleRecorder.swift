@@ -71,9 +71,9 @@ public final class LifecycleRecorder: Sendable {
     }
 
     private struct State {
-        var pending: [Event] = []
+        var pending: [LifecycleEvent] = []
         /// The emptied buffer of the last commit, reused for the next batch.
-        var spare: [Event] = []
+        var spare: [LifecycleEvent] = []
         var flushScheduled = false
         var commitQueued = false
         var lastT: Double
@@ -161,7 +161,7 @@ public final class LifecycleRecorder: Sendable {
     ///   - process: the process that started; `nil` for the main app; version 2.
     public func launch(platform: Platform, scenes: [SceneDeclaration], reason: String? = nil, app: String? = nil, os: String? = nil, build: String? = nil,
                        debugger: Bool? = nil, harness: String? = nil, activation: ActivationPolicy? = nil, process: String? = nil) {
-        record(.launch(Event.Launch(platform: platform, scenes: scenes, reason: reason, app: app, os: os, build: build,
+        record(.launch(LifecycleEvent.Launch(platform: platform, scenes: scenes, reason: reason, app: app, os: os, build: build,
                                     debugger: debugger, harness: harness, activation: activation)), process: process)
     }
 
@@ -236,7 +236,7 @@ public final class LifecycleRecorder: Sendable {
     }
 
     /// Records that work that should not run unseen started or stopped.
-    public func activity(_ name: String, _ state: ActivityState, window: WindowID? = nil) {
+    public func activity(_ name: String, _ state: LifecycleActivityState, window: WindowID? = nil) {
         record(.activity(name: name, state: state, window: window))
     }
 
@@ -249,11 +249,11 @@ public final class LifecycleRecorder: Sendable {
     ///   - kind: what happened.
     ///   - process: the process the event is about; `nil` for the main app.
     ///   - extraFields: members to keep with the event, exported as they are.
-    public func record(_ kind: consuming Event.Kind, process: consuming String? = nil, extraFields: consuming [JSONMember] = []) {
+    public func record(_ kind: consuming LifecycleEvent.Kind, process: consuming String? = nil, extraFields: consuming [JSONMember] = []) {
         // A call whose event is not valid (a scene key without its window, …) is not recorded: the
         // trace stays what every reader accepts, whichever sink records it. It is reported instead.
         if !kind.isValid {
-            reportMisuse(kind.validationProblem ?? "", of: Event(t: 0, kind).name)
+            reportMisuse(kind.validationProblem ?? "", of: LifecycleEvent(t: 0, kind).name)
             return
         }
         // The app is about to be suspended or to end: such an event is committed before returning.
@@ -271,8 +271,8 @@ public final class LifecycleRecorder: Sendable {
         } else {
             s.pointee.lastT = max(s.pointee.lastT, now)  // t never goes backwards, whatever the clock does
             // The kind, process and fields move into the buffer: no copy of their strings.
-            // (The memberwise initializer: see Event.init(t:_:process:extraFields:).)
-            s.pointee.pending.append(Event(t: s.pointee.lastT, process: process, kind: kind, extraFields: extraFields))
+            // (The memberwise initializer: see LifecycleEvent.init(t:_:process:extraFields:).)
+            s.pointee.pending.append(LifecycleEvent(t: s.pointee.lastT, process: process, kind: kind, extraFields: extraFields))
             next = Self.nextStep(after: &s.pointee, durability)
             if let held = s.pointee.held, urgentKind || s.pointee.pending.count - held.index > Self.maxEventsAfterHeldLaunch {
                 // The app is about to end, or nothing decided in time: the fallback, now.
@@ -301,7 +301,7 @@ public final class LifecycleRecorder: Sendable {
     /// ``decideHeldLaunch(reason:startsInBackground:)`` says why the process started (the glue
     /// learns it from what follows: ``LaunchReasonDecision``). Its `reason` is `fallback` if the
     /// app ends, closes the recorder, or records ``maxEventsAfterHeldLaunch`` events first.
-    package func recordHeldLaunch(_ launch: Event.Launch, fallback: String) {
+    package func recordHeldLaunch(_ launch: LifecycleEvent.Launch, fallback: String) {
         let now = baseTime + max(0, clock() - origin)
         state.withLock { s in
             // As ``record(_:process:extraFields:)`` appends, and held in the same step: no commit between.
@@ -313,7 +313,7 @@ public final class LifecycleRecorder: Sendable {
             s.lastT = max(s.lastT, now)
             var held = launch
             held.reason = fallback
-            s.pending.append(Event(t: s.lastT, .launch(held)))
+            s.pending.append(LifecycleEvent(t: s.lastT, .launch(held)))
             s.held = HeldLaunch(index: s.pending.count - 1, fallback: fallback)
         }
     }
@@ -336,9 +336,9 @@ public final class LifecycleRecorder: Sendable {
         guard held.index < s.pending.count, case .launch(var launch) = s.pending[held.index].kind else { return }
         launch.reason = reason
         let event = s.pending[held.index]
-        s.pending[held.index] = Event(t: event.t, .launch(launch), process: event.process, extraFields: event.extraFields)
+        s.pending[held.index] = LifecycleEvent(t: event.t, .launch(launch), process: event.process, extraFields: event.extraFields)
         if startsInBackground {
-            s.pending.insert(Event(t: event.t, .phase(.background, window: nil), process: event.process), at: held.index + 1)
+            s.pending.insert(LifecycleEvent(t: event.t, .phase(.background, window: nil), process: event.process), at: held.index + 1)
         }
     }
 
@@ -377,7 +377,7 @@ public final class LifecycleRecorder: Sendable {
 
     /// Whether `kind` means the app is about to be suspended or to end.
     @inline(__always)
-    private static func isUrgent(_ kind: borrowing Event.Kind) -> Bool {
+    private static func isUrgent(_ kind: borrowing LifecycleEvent.Kind) -> Bool {
         switch kind {
         case .terminate, .kill, .phase(.background, _): return true
         case .delegate(let callback, _): return callback == "willTerminate"
@@ -453,7 +453,7 @@ public final class LifecycleRecorder: Sendable {
         try writer.withLock { writer in
             // Double buffering: the pending events are swapped out for the
             // buffer of the last commit, emptied, so neither is reallocated.
-            var batch = state.withLock { s -> [Event] in
+            var batch = state.withLock { s -> [LifecycleEvent] in
                 s.flushScheduled = false
                 s.commitQueued = false
                 if s.held != nil { return [] }  // nothing leaves before the held launch is decided

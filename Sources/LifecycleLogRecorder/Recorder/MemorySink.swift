@@ -9,7 +9,7 @@
 /// sink.events.count // 1
 /// ```
 public final class MemorySink: RecordingSink {
-    private let stored = Locked<[Event]>([])
+    private let stored = Locked<[LifecycleEvent]>([])
 
     /// An empty sink.
     public init() {}
@@ -19,10 +19,10 @@ public final class MemorySink: RecordingSink {
     /// The `t` of the last event held, or 0.
     public var lastTime: Double { stored.withLock { $0.last?.t ?? 0 } }
     /// Every event written so far, in order.
-    public var events: [Event] { stored.withLock { $0 } }
+    public var events: [LifecycleEvent] { stored.withLock { $0 } }
 
     /// Appends `events`.
-    public func write(_ events: [Event]) throws {
+    public func write(_ events: [LifecycleEvent]) throws {
         stored.withLock { $0.append(contentsOf: events) }
     }
 

@@ -21,7 +21,7 @@ public protocol RecordingSink: AnyObject, Sendable {
     ///   written; none of it counts as written then. ``RecordingSinkPartialWrite``
     ///   when only its first ``RecordingSinkPartialWrite/written`` events were
     ///   written (durably): the recorder keeps the others for the next try.
-    func write(_ events: [Event]) throws
+    func write(_ events: [LifecycleEvent]) throws
     /// Releases the destination. Called once, after the last write.
     func close()
     /// Returns, once, a problem the sink recovered from since the last call

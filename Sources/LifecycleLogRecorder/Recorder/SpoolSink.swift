@@ -138,7 +138,7 @@ public final class SpoolSink: RecordingSink {
     ///   lines; the rest is not written). ``LifecycleLogError`` (`io`) when none
     ///   of the batch was written: the disk is full, or neither the spool nor a
     ///   new file beside it can be written (a partly written chunk is cut off again).
-    public func write(_ events: [Event]) throws {
+    public func write(_ events: [LifecycleEvent]) throws {
         try state.withLock { s in
             var startLength = s.length
             var index = 0

@@ -29,7 +29,7 @@ public struct PhaseIntervals: Sendable, Hashable {
     /// What `kind` begins and ends: a `phase` ends its subject's interval (unless it is the same
     /// phase) and begins one; a `dismiss` ends its window's; a `launch`, `terminate`, `kill` or
     /// `willTerminate` ends every open interval (in the order of their subjects).
-    public mutating func apply(_ kind: Event.Kind) -> [Change] {
+    public mutating func apply(_ kind: LifecycleEvent.Kind) -> [Change] {
         switch kind {
         case .phase(let phase, let window):
             let subject = window ?? Self.app

@@ -146,7 +146,7 @@ public final class RecordedWindow: Sendable {
     }
 
     /// Records that work of this window started or stopped (``LifecycleRecorder/activity(_:_:window:)``).
-    public func activity(_ name: String, _ state: ActivityState) {
+    public func activity(_ name: String, _ state: LifecycleActivityState) {
         scenes.recorder.activity(name, state, window: id)
     }
 

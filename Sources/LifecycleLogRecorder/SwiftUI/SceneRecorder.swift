@@ -23,7 +23,7 @@ public final class SceneRecorder: Sendable {
     private let makeWindowID: @Sendable () -> WindowID
     private static let registry = Locked<[ObjectIdentifier: SceneRecorder]>([:])
     /// Called with each event the scene recorder records, at the callback that caused it.
-    private let observers = Locked<[@Sendable (Event.Kind) -> Void]>([])
+    private let observers = Locked<[@Sendable (LifecycleEvent.Kind) -> Void]>([])
     /// Why the current run's process started, while what follows its launch decides it.
     private let launchDecision = Locked<LaunchReasonDecision?>(nil)
     /// Called once per run when Apple's order contradicts what the recorder assumed (issue 29:
@@ -78,7 +78,7 @@ public final class SceneRecorder: Sendable {
 
     /// Runs `decide` on the tracker and records what it returns, under the
     /// tracker's lock so that events keep the callbacks' order.
-    func apply(_ decide: (inout WindowTracker) -> [Event.Kind]) {
+    func apply(_ decide: (inout WindowTracker) -> [LifecycleEvent.Kind]) {
         state.withLock { tracker in
             let kinds = decide(&tracker)
             guard !kinds.isEmpty else { return }
@@ -94,7 +94,7 @@ public final class SceneRecorder: Sendable {
     /// the callback that caused it and in order (under the tracker's lock: keep it short).
     /// `LifecycleLogLive`'s signposts use it, so that a phase's interval starts when SwiftUI said so,
     /// not when its batch is committed.
-    public func observe(_ observer: @escaping @Sendable (Event.Kind) -> Void) {
+    public func observe(_ observer: @escaping @Sendable (LifecycleEvent.Kind) -> Void) {
         observers.withLock { $0.append(observer) }
     }
 
@@ -135,7 +135,7 @@ public final class SceneRecorder: Sendable {
                        build: String? = nil, debugger: Bool? = nil, harness: String? = nil, activation: ActivationPolicy? = nil) {
         let decision = LaunchReasonDecision(conditions)
         launchDecision.withLock { $0 = decision }
-        let launch = Event.Launch(platform: platform, scenes: scenes, reason: conditions.reason, app: app, os: os, build: build,
+        let launch = LifecycleEvent.Launch(platform: platform, scenes: scenes, reason: conditions.reason, app: app, os: os, build: build,
                                   debugger: debugger, harness: harness, activation: activation, prewarmed: conditions.prewarmed ? true : nil)
         guard decision.reason == nil else {
             apply { tracker in

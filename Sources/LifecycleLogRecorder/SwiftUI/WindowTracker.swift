@@ -123,10 +123,10 @@ public struct WindowTracker: Sendable, Hashable {
     ///   of a window whose view was released and that presented the same value);
     ///   nothing when the same instance reappears or a new instance shows an open
     ///   window; `sceneWillConnect` for a disconnected window.
-    public mutating func appear(window: WindowID, scene: String, value: JSONValue? = nil, restored: Bool = false, instance: UInt64) -> [Event.Kind] {
+    public mutating func appear(window: WindowID, scene: String, value: JSONValue? = nil, restored: Bool = false, instance: UInt64) -> [LifecycleEvent.Kind] {
         if var open = windows[window] {
             open.isVisible = true
-            var events: [Event.Kind] = []
+            var events: [LifecycleEvent.Kind] = []
             if open.instance != instance || !open.hasView {
                 // The same window, shown by a new view: its root's identity changed, or its scene reconnected.
                 open.instance = instance
@@ -139,7 +139,7 @@ public struct WindowTracker: Sendable, Hashable {
             windows[window] = open
             return events
         }
-        var events: [Event.Kind] = []
+        var events: [LifecycleEvent.Kind] = []
         if let value {
             // SwiftUI shows one window per value: one whose view was released is gone if another shows its value.
             for (id, other) in windows.sorted(by: { $0.key < $1.key }) where other.value == value && other.scene == scene && !other.hasView {
@@ -160,7 +160,7 @@ public struct WindowTracker: Sendable, Hashable {
 
     /// A scene's root view disappeared (`onDisappear`). Records nothing: the
     /// window may appear again (see the type's discussion).
-    public mutating func disappear(window: WindowID, instance: UInt64) -> [Event.Kind] {
+    public mutating func disappear(window: WindowID, instance: UInt64) -> [LifecycleEvent.Kind] {
         if windows[window]?.instance == instance { windows[window]?.isVisible = false }
         return []
     }
@@ -171,7 +171,7 @@ public struct WindowTracker: Sendable, Hashable {
     ///   recorded phase; nothing when it does not, when the window was closed
     ///   (a late phase of a closed window), or when the window has not appeared
     ///   yet (the phase is then held for its `open`).
-    public mutating func phase(_ phase: LifecyclePhase, window: WindowID) -> [Event.Kind] {
+    public mutating func phase(_ phase: LifecyclePhase, window: WindowID) -> [LifecycleEvent.Kind] {
         guard let open = windows[window] else {
             if !closed.contains(window) { heldPhases[window] = phase }
             return []
@@ -185,7 +185,7 @@ public struct WindowTracker: Sendable, Hashable {
     /// notifications (`didBecomeActive`, `willResignActive`, `didEnterBackground`,
     /// `willEnterForeground`), say the app is now `phase`; every window may
     /// report it, and only a change is recorded.
-    public mutating func appPhase(_ phase: LifecyclePhase) -> [Event.Kind] {
+    public mutating func appPhase(_ phase: LifecyclePhase) -> [LifecycleEvent.Kind] {
         if appPhase == phase { return [] }
         appPhase = phase
         return [.phase(phase, window: nil)]
@@ -200,7 +200,7 @@ public struct WindowTracker: Sendable, Hashable {
     ///   release without one is a new root identity. Otherwise, where scenes
     ///   disconnect, `sceneDidDisconnect` (the window stays open), and on macOS
     ///   `dismiss` (`closed`). Nothing for an instance that was replaced or never appeared.
-    public mutating func end(window: WindowID, instance: UInt64) -> [Event.Kind] {
+    public mutating func end(window: WindowID, instance: UInt64) -> [LifecycleEvent.Kind] {
         guard var open = windows[window] else {
             heldPhases[window] = nil
             return []
@@ -220,7 +220,7 @@ public struct WindowTracker: Sendable, Hashable {
     /// session lives on.
     ///
     /// - Returns: `delegate` `sceneDidDisconnect` once; nothing for a window that is not open.
-    public mutating func disconnect(window: WindowID) -> [Event.Kind] {
+    public mutating func disconnect(window: WindowID) -> [LifecycleEvent.Kind] {
         guard var open = windows[window], !open.isDisconnected else { return [] }
         open.isDisconnected = true
         windows[window] = open
@@ -242,7 +242,7 @@ public struct WindowTracker: Sendable, Hashable {
     /// in the app switcher, or the system discarded them.
     ///
     /// - Returns: `dismiss` (`discarded`) of each open window of those sessions, in the order of their ids.
-    public mutating func discard(sessions: Set<String>) -> [Event.Kind] {
+    public mutating func discard(sessions: Set<String>) -> [LifecycleEvent.Kind] {
         let ids = windows.filter { $0.value.session.map(sessions.contains) ?? false }.keys.sorted()
         return ids.flatMap { dismiss(window: $0, reason: "discarded") }
     }
@@ -250,7 +250,7 @@ public struct WindowTracker: Sendable, Hashable {
     /// The window closed: `NSWindow.willCloseNotification` on macOS, or the app's `dismissWindow`.
     ///
     /// - Returns: `dismiss` (`closed`) if the window is open.
-    public mutating func close(window: WindowID) -> [Event.Kind] {
+    public mutating func close(window: WindowID) -> [LifecycleEvent.Kind] {
         dismiss(window: window, reason: "closed")
     }
 
@@ -259,7 +259,7 @@ public struct WindowTracker: Sendable, Hashable {
     ///
     /// - Returns: `dismiss` if the window is open; nothing otherwise (a second
     ///   dismiss of one window records nothing).
-    public mutating func dismiss(window: WindowID, reason: String? = nil) -> [Event.Kind] {
+    public mutating func dismiss(window: WindowID, reason: String? = nil) -> [LifecycleEvent.Kind] {
         heldPhases[window] = nil
         guard let gone = windows.removeValue(forKey: window) else { return [] }
         closed.insert(window)

@@ -108,7 +108,7 @@ public final class LiveCheck: RecordingSink, Sendable {
     ///
     /// - Throws: what the wrapped sink throws; the events it did not take are not checked yet
     ///   (the recorder hands them again).
-    public func write(_ events: [Event]) throws {
+    public func write(_ events: [LifecycleEvent]) throws {
         do {
             try sink?.write(events)
         } catch let partial as RecordingSinkPartialWrite {
@@ -151,7 +151,7 @@ public final class LiveCheck: RecordingSink, Sendable {
         queue.sync {}
     }
 
-    private func enqueue(_ events: [Event]) {
+    private func enqueue(_ events: [LifecycleEvent]) {
         guard !events.isEmpty else { return }
         // nil: accepted; else the reason to tell the reporters (once), or "" when already told.
         let refused = queueState.withLock { s -> String? in

@@ -29,7 +29,7 @@ public enum TraceMinimizer {
     /// What ``minimize(_:rule:seq:configuration:customRules:)`` found.
     public struct Result: Sendable {
         /// The minimal trace's events, in order (seq n is `events[n - 1]`).
-        public var events: [Event]
+        public var events: [LifecycleEvent]
         /// For each kept event, its seq in the original trace.
         public var originalSeqs: [UInt64]
         /// The kept finding, at its seq in the minimal trace.
@@ -56,7 +56,7 @@ public enum TraceMinimizer {
     /// - Throws: `LifecycleLogError` `invalidArgument` when the rule does
     ///   not fire in `events` (at `seq`), when `seq` is past the end, when
     ///   `configuration` switches the rule off, or when `customRules` cannot run together.
-    public static func minimize(_ events: [Event], rule: Rule, seq: UInt64? = nil,
+    public static func minimize(_ events: [LifecycleEvent], rule: Rule, seq: UInt64? = nil,
                                 configuration: RuleConfiguration = RuleConfiguration(),
                                 customRules: [any LifecycleRule] = []) throws -> Result {
         if let problem = CustomRules.problem(with: customRules) { throw LifecycleLogError(.invalidArgument, problem) }
@@ -127,7 +127,7 @@ private struct Search {
     var originalAnchors: Set<Int> = []
     private(set) var candidates = 0
 
-    init(events: [Event], rule: Rule, anchor: Int?, configuration: RuleConfiguration, customRules: [any LifecycleRule]) {
+    init(events: [LifecycleEvent], rule: Rule, anchor: Int?, configuration: RuleConfiguration, customRules: [any LifecycleRule]) {
         self.rule = rule
         self.anchor = anchor
         self.configuration = configuration

@@ -45,7 +45,7 @@ import LifecycleLogRecorder
         }
     }
 }
-extension Event {
+extension LifecycleEvent {
     /// The stored format's tag for the kind.
     package var tag: EventTag {
         switch kind {

@@ -157,7 +157,7 @@ extension LifecycleModel {
 
     // Rare: out of line, so that the per-event `applyInRun` stays small.
     @inline(never)
-    mutating func applyActivity(seq: UInt64, name: Name, state: ActivityState, window: Int?, _ rules: inout RuleSet) {
+    mutating func applyActivity(seq: UInt64, name: Name, state: LifecycleActivityState, window: Int?, _ rules: inout RuleSet) {
         let names = self.names
         if let window {
             openWindows[window].applyActivity(name, start: state == .start, seq: seq, names: names)

@@ -96,7 +96,7 @@ public struct LifecycleReducer: Sendable {
     }
 
     /// Applies one event. Events must come in seq order, each once.
-    public mutating func apply(seq: UInt64, _ event: Event) {
+    public mutating func apply(seq: UInt64, _ event: LifecycleEvent) {
         var extra: ReplayExtra?
         var replayEvent = ReplayEvent(event, names: &model.names, extra: &extra)
         if let extra {
@@ -148,7 +148,7 @@ public struct LifecycleReducer: Sendable {
     /// the per-event `apply` small.
     @inline(never)
     private mutating func applyLaunch(seq: UInt64, _ event: ReplayEvent, extras: [ReplayExtra]) {
-        // `!`: every launch carries its fields (the decoder and the conversion from Event both set them).
+        // `!`: every launch carries its fields (the decoder and the conversion from LifecycleEvent both set them).
         model.applyLaunch(seq: seq, t: event.t, extras[Int(event.extraIndex)].launch!, &rules)
         if !groupKeys.isEmpty { groupKeys.launched(GroupKeys.Writer(process: currentProcess, instance: model.run.appWriter), seq: seq) }
     }

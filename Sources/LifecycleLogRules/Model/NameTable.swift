@@ -8,7 +8,7 @@
 package struct NameTable: Sendable {
     private(set) var strings: [String] = []
     /// The reverse index, built only when something is interned (events given
-    /// as `Event` values); replaying a stored trace never needs it.
+    /// as `LifecycleEvent` values); replaying a stored trace never needs it.
     private var index: [String: Name] = [:]
     private var indexed = 0
 

@@ -32,7 +32,7 @@
     /// `write`/`read`: the key's scope.
     @usableFromInline package var scope = StateScope.scene
     /// `activity`: whether it started or stopped.
-    @usableFromInline package var activityState = ActivityState.start
+    @usableFromInline package var activityState = LifecycleActivityState.start
     /// `open`: whether the system restored the window.
     @usableFromInline package var restored = false
     @usableFromInline package var hasVersion = false
@@ -171,7 +171,7 @@ package struct ReplayLaunch: Sendable {
 
 extension ReplayEvent {
     /// The event's fields with identifiers interned in `names`; its extra fields go to `extra`.
-    init(_ event: Event, names: inout NameTable, extra: inout ReplayExtra?) {
+    init(_ event: LifecycleEvent, names: inout NameTable, extra: inout ReplayExtra?) {
         t = event.t
         kind = event.tag
         if let w = event.window { window = names.intern(w) }

@@ -12,7 +12,7 @@ extension JSONLinesDecoder {
     /// - Returns: the trace's interchange format version (its header's, or 1).
     @discardableResult
     package static func forEachEvent(inFile path: String, tornFinalRecord: ((LifecycleLogError) -> Void)? = nil,
-                             _ body: (_ seq: UInt64, _ line: Int, Event) throws -> Void) throws -> Int64 {
+                             _ body: (_ seq: UInt64, _ line: Int, LifecycleEvent) throws -> Void) throws -> Int64 {
         var reader = try LineReader(path: path)
         var decoder = JSONLinesDecoder(path: path)
         func handle(_ number: Int, _ line: UnsafeBufferPointer<UInt8>) throws {

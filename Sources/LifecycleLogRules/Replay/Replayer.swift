@@ -18,7 +18,7 @@ public enum Replayer {
     ///   - customRules: an app's own rules, run beside the catalogue's (see ``LifecycleRule``).
     /// - Throws: `LifecycleLogError` `invalidArgument` when two of `customRules` share an id or one
     ///   has a catalogue id.
-    public static func replay(events: some Sequence<Event>, trace: String = "events",
+    public static func replay(events: some Sequence<LifecycleEvent>, trace: String = "events",
                               configuration: RuleConfiguration = RuleConfiguration(),
                               customRules: [any LifecycleRule] = []) throws -> ReplayReport {
         var findings: [Finding] = []
@@ -35,7 +35,7 @@ public enum Replayer {
     /// - Returns: the report's counts; its ``ReplayReport/findings`` is empty.
     /// - Throws: what `onFinding` throws, or `invalidArgument` for `customRules` as
     ///   ``replay(events:trace:configuration:customRules:)`` says.
-    public static func replay(events: some Sequence<Event>, trace: String = "events",
+    public static func replay(events: some Sequence<LifecycleEvent>, trace: String = "events",
                               configuration: RuleConfiguration = RuleConfiguration(),
                               customRules: [any LifecycleRule] = [],
                               onFinding: (Finding) throws -> Void) throws -> ReplayReport {
@@ -117,7 +117,7 @@ package struct FindingStream {
     }
 
     /// Folds the event `seq` and hands what settled to `onFinding`.
-    package mutating func apply(seq: UInt64, _ event: Event, _ onFinding: (Finding) throws -> Void) throws {
+    package mutating func apply(seq: UInt64, _ event: LifecycleEvent, _ onFinding: (Finding) throws -> Void) throws {
         reducer.apply(seq: seq, event)
         if !reducer.findings.isEmpty { try hand(reducer.takeSettledFindings(), onFinding) }
     }

@@ -6,10 +6,10 @@ public typealias WindowID = String
 /// are kept so that export gives back exactly what was imported.
 ///
 /// ```swift
-/// let event = Event(t: 5, .open(window: "w1", scene: "library"))
-/// let widget = Event(t: 9, .phase(.active), process: "com.example.notes.widget")
+/// let event = LifecycleEvent(t: 5, .open(window: "w1", scene: "library"))
+/// let widget = LifecycleEvent(t: 9, .phase(.active), process: "com.example.notes.widget")
 /// ```
-public struct Event: Sendable, Hashable {
+public struct LifecycleEvent: Sendable, Hashable {
     /// Milliseconds since the trace began; never smaller than the previous event's.
     public var t: Double
     /// The process the event is about (trace format version 2), such as
@@ -35,7 +35,7 @@ public struct Event: Sendable, Hashable {
         /// The process is ending cleanly (`applicationWillTerminate`, or the app quit).
         case terminate(reason: String?)
         /// The process was ended from outside, and who ended it is known
-        /// (trace format version 2). It ends the run of the event's ``Event/process``.
+        /// (trace format version 2). It ends the run of the event's ``LifecycleEvent/process``.
         ///
         /// - `reason`: `"user"` (swiped away in the app switcher, Force Quit),
         ///   `"harness"` (XCUITest's `XCUIApplication.terminate()`, a test runner),
@@ -71,10 +71,10 @@ public struct Event: Sendable, Hashable {
         /// window and store). Without `stage` the save is instantaneous.
         case save(keys: [String]? = nil, window: WindowID? = nil, store: String? = nil, stage: SaveStage? = nil, id: String? = nil)
         /// Work that should not run unseen started or stopped.
-        case activity(name: String, state: ActivityState, window: WindowID? = nil)
+        case activity(name: String, state: LifecycleActivityState, window: WindowID? = nil)
         /// A note from the test session.
         case mark(label: String)
-        /// An event kind this version does not know; its fields are in ``Event/extraFields``.
+        /// An event kind this version does not know; its fields are in ``LifecycleEvent/extraFields``.
         case unknown(name: String)
     }
 
@@ -167,7 +167,7 @@ public struct Event: Sendable, Hashable {
     }
 }
 
-extension Event {
+extension LifecycleEvent {
     /// Creates an event.
     ///
     /// - Parameters:

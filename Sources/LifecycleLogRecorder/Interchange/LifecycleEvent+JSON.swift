@@ -1,6 +1,6 @@
-/// Conversion between ``Event`` and the JSON objects of the interchange
+/// Conversion between ``LifecycleEvent`` and the JSON objects of the interchange
 /// format (`trace-format.md`), with the validation the spec calls input errors.
-extension Event {
+extension LifecycleEvent {
     /// A field-level validation failure; the line reader adds the line.
     package struct FieldError: Error {
         package var message: String
@@ -23,7 +23,7 @@ extension Event {
     /// unknown kind, and the values version 2 added (scopes `group` and
     /// `document`, activity state `expire`) are refused, naming the header
     /// that allows them.
-    package static func decode(members: [JSONMember], version: Int64 = 1) throws(FieldError) -> Event {
+    package static func decode(members: [JSONMember], version: Int64 = 1) throws(FieldError) -> LifecycleEvent {
         let v2 = version >= 2
         var fields = FieldReader(members: members)
         guard let name = try fields.string("event") else { throw FieldError(message: "missing required field \"event\"") }
@@ -125,7 +125,7 @@ extension Event {
         case "activity":
             guard let activityName = try fields.string("name") else { throw fields.missing("name") }
             guard let stateName = try fields.string("state") else { throw fields.missing("state") }
-            guard let state = ActivityState(rawValue: stateName) else {
+            guard let state = LifecycleActivityState(rawValue: stateName) else {
                 throw FieldError(message: "unknown activity state \"\(stateName)\"; expected start or stop\(v2 ? " or expire" : " (or, in a version-2 trace, expire)")")
             }
             if !v2, state == .expire {
@@ -138,7 +138,7 @@ extension Event {
         default:
             kind = .unknown(name: name)
         }
-        return Event(t: t, kind, process: process, extraFields: fields.remaining)
+        return LifecycleEvent(t: t, kind, process: process, extraFields: fields.remaining)
     }
 
     private static func decodeScenes(_ value: JSONValue) throws(FieldError) -> [SceneDeclaration] {
@@ -283,43 +283,43 @@ private struct FieldReader {
         return remaining.remove(at: i).value
     }
 
-    func missing(_ name: String) -> Event.FieldError {
-        Event.FieldError(message: "missing required field \"\(context)\(name)\"")
+    func missing(_ name: String) -> LifecycleEvent.FieldError {
+        LifecycleEvent.FieldError(message: "missing required field \"\(context)\(name)\"")
     }
 
-    mutating func string(_ name: String) throws(Event.FieldError) -> String? {
+    mutating func string(_ name: String) throws(LifecycleEvent.FieldError) -> String? {
         guard let value = take(name) else { return nil }
         guard case .string(let s) = value else {
-            throw Event.FieldError(message: "field \"\(context)\(name)\" must be a string, got \(Event.describe(value))\(value == .null ? "; leave the field out when there is none" : "")")
+            throw LifecycleEvent.FieldError(message: "field \"\(context)\(name)\" must be a string, got \(LifecycleEvent.describe(value))\(value == .null ? "; leave the field out when there is none" : "")")
         }
         return s
     }
 
-    mutating func bool(_ name: String) throws(Event.FieldError) -> Bool? {
+    mutating func bool(_ name: String) throws(LifecycleEvent.FieldError) -> Bool? {
         guard let value = take(name) else { return nil }
         guard case .bool(let b) = value else {
-            throw Event.FieldError(message: "field \"\(context)\(name)\" must be true or false, got \(Event.describe(value))")
+            throw LifecycleEvent.FieldError(message: "field \"\(context)\(name)\" must be true or false, got \(LifecycleEvent.describe(value))")
         }
         return b
     }
 
     /// A kill's `signal`: digits, from 0 up to 2^63 − 1 (trace-format.md, Readings 5).
-    mutating func signal(_ name: String) throws(Event.FieldError) -> Int? {
+    mutating func signal(_ name: String) throws(LifecycleEvent.FieldError) -> Int? {
         guard let value = take(name) else { return nil }
         guard case .number(let literal) = value, let v = UInt64(literal), let i = Int(exactly: v) else {
-            throw Event.FieldError(message: "field \"\(context)\(name)\" must be a whole number from 0 to \(Int.max) (a signal number), got \(Event.describe(value))")
+            throw LifecycleEvent.FieldError(message: "field \"\(context)\(name)\" must be a whole number from 0 to \(Int.max) (a signal number), got \(LifecycleEvent.describe(value))")
         }
         return i
     }
 
-    mutating func version(_ name: String) throws(Event.FieldError) -> UInt64? {
+    mutating func version(_ name: String) throws(LifecycleEvent.FieldError) -> UInt64? {
         guard let value = take(name) else { return nil }
         guard case .number(let literal) = value, let v = UInt64(literal) else {
-            throw Event.FieldError(message: "field \"\(context)\(name)\" must be a non-negative whole number (a key version), got \(Event.describe(value))")
+            throw LifecycleEvent.FieldError(message: "field \"\(context)\(name)\" must be a non-negative whole number (a key version), got \(LifecycleEvent.describe(value))")
         }
         // A trace file stores a version plus one (0: none), so 2^64 − 1 has no room (spec: Readings 5).
         guard v < UInt64.max else {
-            throw Event.FieldError(message: "field \"\(context)\(name)\" must be at most 18446744073709551614 (2^64 − 2, the largest key version a trace stores), got \(literal)")
+            throw LifecycleEvent.FieldError(message: "field \"\(context)\(name)\" must be at most 18446744073709551614 (2^64 − 2, the largest key version a trace stores), got \(literal)")
         }
         return v
     }
