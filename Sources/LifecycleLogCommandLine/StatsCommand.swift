@@ -37,6 +37,7 @@ extension Replay {
         func run() throws {
             var configuration = RuleConfiguration()
             configuration.explore = explore
+            try Replayer.refuseFolder(trace)  // a .jsonl trace works too: not "name a .lmdb file" (issue 30: 12)
             warnAboutTornRecords([trace])
             let stats = try TraceStatistics.gather(trace, configuration: configuration, customRules: AppRules.current, process: process)
             Output.standardOutput.write(format == .json ? stats.json() : stats.text())
@@ -92,7 +93,7 @@ extension Replay {
             for name in kind.sorted() where !EventListing.knownKinds.contains(name) && !listed.contains(name) {
                 let close = EventListing.knownKinds.filter { Check.editDistance(Array(name), Array($0)) <= 2 }
                 throw LifecycleLogError(.invalidArgument,
-                    "no event of kind \"\(VisibleText.escape(name))\" in the trace\(close.isEmpty ? "" : "; did you mean \(close.joined(separator: " or "))?"); "
+                    "no event of kind \"\(VisibleText.escape(name))\" in the trace\(close.isEmpty ? "" : " (did you mean \(close.joined(separator: " or "))?)"); "
                     + "the kinds are: \(EventListing.knownKinds.joined(separator: ", ")) (and any unknown kind the trace holds)",
                     path: trace)
             }

@@ -69,6 +69,26 @@ final class TraceStatisticsTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(stats.windowsOpened, stats.mostWindowsOpen, label)
     }
 
+    /// Issue 30, item 12: an empty trace has no time span and no per-kind table; a folder is
+    /// refused naming both trace formats; a mistyped `dump --kind` suggests the kind in words.
+    func testEmptyTraceFolderAndMistypedKindAreWordedForAPerson() throws {
+        let folder = TemporaryFolder()
+        let empty = folder.write("empty.jsonl", #"{"format":"lifecycle-trace","version":2}"# + "\n")
+        let stats = try replay("stats", empty)
+        XCTAssertEqual(stats.status, 0, stats.stderr)
+        XCTAssertTrue(stats.stdout.contains("time span       none (no events)"), stats.stdout)
+        XCTAssertFalse(stats.stdout.contains("EVENT"), "no table of no events: \(stats.stdout)")
+        XCTAssertFalse(stats.stdout.contains("0 to 0 ms"), stats.stdout)
+        let onFolder = try replay("stats", folder.path)
+        XCTAssertEqual(onFolder.status, 2)
+        XCTAssertTrue(onFolder.stderr.contains(".jsonl"), onFolder.stderr)
+        XCTAssertFalse(onFolder.stderr.contains("name a .lmdb file"), onFolder.stderr)
+        let trace = folder.write("t.jsonl", #"{"format":"lifecycle-trace","version":2}"# + "\n" + #"{"event":"launch","t":0,"platform":"iOS","scenes":[]}"# + "\n")
+        let dump = try replay("dump", trace, "--kind", "wrte")
+        XCTAssertEqual(dump.status, 2)
+        XCTAssertTrue(dump.stderr.contains("in the trace (did you mean write?); the kinds are"), dump.stderr)
+    }
+
     func testATraceFilesCountsAreItsEventsAndFindingsAndTheSameAsItsJSONLines() throws {
         let folder = TemporaryFolder()
         for (version, events) in [(1, 8_000), (2, 8_000), (2, 1_500)] {

@@ -469,6 +469,8 @@ extension Timeline {
         if (!rows.length) rows.push(D.events === 0
           ? `<tr><td colspan="4">The trace has no events: nothing was recorded, so nothing could be checked (replay --assert fails an empty trace).</td></tr>`
           : `<tr><td colspan="4">No findings: nothing to fix in this trace.</td></tr>`);
+        // No column headers over a table with no finding in it (issue 30: 12).
+        if (!D.findings.length && !D.aggregated.length) document.querySelector("#findings thead").remove();
         tbody.innerHTML = rows.join("");
         function select(i, fromTable) {
           const old = document.querySelector("#findings tr.selected");

@@ -234,7 +234,9 @@ public struct TraceStatistics: Sendable {
         var rows: [[String]] = [["events", String(events)],
                                 ["runs", "\(runs) (\(cleanRuns) ended with terminate)"],
                                 ["windows opened", "\(windowsOpened) (at most \(mostWindowsOpen) at once)"],
-                                ["time span", "\(JSONWriter.number(firstTime)) to \(JSONWriter.number(lastTime)) ms (\(Self.duration(lastTime - firstTime)))"]]
+                                // An empty trace has no time span, and no events to count per kind (issue 30: 12).
+                                ["time span", events == 0 ? "none (no events)"
+                                    : "\(JSONWriter.number(firstTime)) to \(JSONWriter.number(lastTime)) ms (\(Self.duration(lastTime - firstTime)))"]]
         out += LifecycleState.align(rows)
         out += "\n"
         if process == nil && processes.count > 1 {
@@ -246,9 +248,11 @@ public struct TraceStatistics: Sendable {
             out += LifecycleState.align(rows)
             out += "\n"
         }
-        rows = [["EVENT", "COUNT"]] + eventsPerKind.map { [$0.kind, String($0.count)] }
-        out += LifecycleState.align(rows)
-        out += "\n"
+        if !eventsPerKind.isEmpty {
+            rows = [["EVENT", "COUNT"]] + eventsPerKind.map { [$0.kind, String($0.count)] }
+            out += LifecycleState.align(rows)
+            out += "\n"
+        }
         if findingsPerRule.isEmpty {
             out += "no findings\n"
         } else {
