@@ -29,6 +29,21 @@ import Testing
         #expect(kinds(sink) == [.open(window: "id1", scene: "main")])
     }
 
+    /// Issue 29, item 6: the glue's view may find its scene (`didMoveToWindow`) before the root
+    /// view's `onAppear`, when the window's id is not known yet. The session waits for the id, so
+    /// the scene's discard is still this window's close and a root-state release is no close.
+    @Test func aSessionFoundBeforeTheFirstAppearStillClosesTheWindow() {
+        let (scenes, sink) = make()
+        var window: RecordedWindow? = scenes.newWindow()
+        window?.attach(session: "S1")
+        #expect(kinds(sink) == [])
+        window?.appear(scene: "main", stored: nil)
+        window = nil  // the root view's state released: observed, so no close and no disconnection
+        #expect(kinds(sink) == [.open(window: "id1", scene: "main")])
+        scenes.discard(sessions: ["S1"])
+        #expect(kinds(sink) == [.open(window: "id1", scene: "main"), .dismiss(window: "id1", reason: "discarded")])
+    }
+
     @Test func anIDFromSceneStorageIsARestoredWindow() {
         let (scenes, sink) = make()
         let window = scenes.newWindow()

@@ -21,6 +21,9 @@ public final class RecordedWindow: Sendable {
     private struct State {
         var id: WindowID?
         var restored = false
+        /// A session the glue attached before the id was known (its view found its window before
+        /// `onAppear` or the first phase: issue 29, item 6), attached once the id is.
+        var earlySession: String?
     }
     private let state = Locked(State())
 
@@ -51,13 +54,16 @@ public final class RecordedWindow: Sendable {
     /// - Returns: the id, for the glue to store when `stored` was `nil`.
     @discardableResult
     public func resolveID(stored: WindowID?) -> WindowID {
-        state.withLock { s in
-            if let id = s.id { return id }
+        let (id, early) = state.withLock { s -> (WindowID, String?) in
+            if let id = s.id { return (id, nil) }
             let id = stored ?? scenes.windowID()
             s.id = id
             s.restored = stored != nil
-            return id
+            defer { s.earlySession = nil }
+            return (id, s.earlySession)
         }
+        if let early { attach(session: early) }
+        return id
     }
 
     /// The root view appeared (`onAppear`); records `open` the first time
@@ -116,6 +122,10 @@ public final class RecordedWindow: Sendable {
     /// macOS, its `NSWindow` (an id for it): its discard or close can be recorded
     /// (``WindowTracker/attach(window:session:)``).
     public func attach(session: String) {
+        let id = state.withLock { s -> WindowID? in
+            if s.id == nil { s.earlySession = session }  // for when the id is known
+            return s.id
+        }
         guard let id else { return }
         scenes.apply { tracker in
             tracker.attach(window: id, session: session)
