@@ -296,7 +296,7 @@ final class TimelineManyWindowsTests: XCTestCase {
             const count = () => { const c = document.getElementById("canvas"), g = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
               let n = 0; for (let i = 0; i < g.length; i += 4) if (g[i] === 0x2e && g[i + 1] === 0x7d && g[i + 2] === 0x32) n++; return n; };
             const top = count(), chart = document.getElementById("chart");
-            chart.scrollTop = chart.scrollHeight; chart.dispatchEvent(new LifecycleEvent("scroll"));
+            chart.scrollTop = chart.scrollHeight; chart.dispatchEvent(new Event("scroll"));
             document.title = `top=${top} bottom=${count()} height=${document.getElementById("canvas").height} scrolls=${chart.scrollHeight > chart.clientHeight}`;
             """)
         let numbers = title.split(separator: " ").map { $0.split(separator: "=").last.map(String.init) ?? "" }
