@@ -172,6 +172,29 @@ final class LaunchRecordingTests: XCTestCase {
         XCTAssertTrue(reports.withLock { $0.first ?? "" }.contains("a scene connected"))
     }
 
+    /// spec/apple-order.md, W1/W3/W7: a window opens (its root view's `onAppear`) before it closes.
+    /// A close of a window that never opened contradicts it, and is reported; it records nothing.
+    /// A close of a window closed before (a second `willClose`) is not reported again.
+    func testACloseOfAWindowThatNeverOpenedIsReported() throws {
+        let reports = Locked<[String]>([])
+        SceneRecorder.assumptionReporter.withLock { $0 = { message in reports.withLock { $0.append(message) } } }
+        defer { SceneRecorder.assumptionReporter.withLock { $0 = nil } }
+        let (scenes, sink) = make()
+        scenes.launch(platform: .macOS, scenes: self.scenes, conditions: LaunchConditions(applicationState: .inactive))
+        let unseen = scenes.newWindow()
+        unseen.close()  // no id: its view never appeared
+        let phased = scenes.newWindow()
+        phased.phase(.active, stored: nil)  // an id, but no onAppear
+        phased.close()
+        let normal = scenes.newWindow()
+        normal.appear(scene: "main", stored: nil)
+        normal.close()
+        normal.close()  // a second willClose: closed before, not reported
+        XCTAssertEqual(reports.withLock { $0.count }, 2, reports.withLock { $0 }.joined(separator: "\n"))
+        XCTAssertTrue(reports.withLock { $0.allSatisfy { $0.contains("spec/apple-order.md") } })
+        XCTAssertEqual(sink.events.map(\.kind).filter { if case .dismiss = $0 { true } else { false } }.count, 1, "only the opened window's close is recorded")
+    }
+
     /// A held launch is not held forever: the app ending (an urgent event) or more than
     /// `maxEventsAfterHeldLaunch` events give it its fallback reason, `background`, in order.
     func testAHeldLaunchGetsItsFallbackWhenTheAppEndsOrNothingDecides() throws {

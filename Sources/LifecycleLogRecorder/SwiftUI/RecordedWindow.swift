@@ -107,8 +107,20 @@ public final class RecordedWindow: Sendable {
     /// The window closed (`NSWindow.willCloseNotification`); records `dismiss` (`closed`) once
     /// (``WindowTracker/close(window:)``).
     public func close() {
-        guard let id else { return }
-        scenes.apply { $0.close(window: id) }
+        guard let id else {
+            // Its view never appeared nor had a phase, and its window closes (W3, W7).
+            scenes.reportContradiction("a window closed (NSWindow.willCloseNotification) whose root view never appeared; it is not in the trace")
+            return
+        }
+        var neverOpened = false
+        scenes.apply { tracker in
+            neverOpened = tracker.windows[id] == nil && !tracker.closed.contains(id)
+            return tracker.close(window: id)
+        }
+        // A phase came (so the id is known) but no `onAppear` before the close (W1, W7).
+        if neverOpened {
+            scenes.reportContradiction("window \(id) closed (NSWindow.willCloseNotification) before its root view's onAppear opened it; it is not in the trace")
+        }
     }
 
     /// The window's scene was disconnected (`UIScene.didDisconnectNotification`); records

@@ -173,11 +173,16 @@ public final class SceneRecorder: Sendable {
             }
         }
         if let contradiction {
-            let message = "LifecycleLog: Apple's order differed from what the recorder assumes (spec/apple-order.md): \(contradiction). "
-                + "The launch's reason in this run's trace may be wrong; please report it with the OS version."
-            RecorderLog.note(message)
-            Self.assumptionReporter.withLock { $0 }?(message)
+            reportContradiction("\(contradiction). The launch's reason in this run's trace may be wrong")
         }
+    }
+
+    /// Reports, in the unified log and to ``assumptionReporter``, that Apple's order differed from
+    /// what the recorder assumes (spec/apple-order.md).
+    func reportContradiction(_ what: String) {
+        let message = "LifecycleLog: Apple's order differed from what the recorder assumes (spec/apple-order.md): \(what); please report it with the OS version."
+        RecorderLog.note(message)
+        Self.assumptionReporter.withLock { $0 }?(message)
     }
 
     /// The application's own notification: records the app-level phase it means, once per change
