@@ -10,21 +10,9 @@ final class SharedKeyVersionsTests: XCTestCase {
         var snapshot: [UInt64]
     }
 
-    /// A seeded generator (SplitMix64), so that a failure repeats.
-    private struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func testVersionsAtEachOpenWritersStartMatchACopyTakenAtTheStart() {
         for seed in UInt64(1)...16 {
-            var random = Seeded(state: seed)
+            var random = SplitMix64(seed: seed)  // the generator's: a failure repeats
             var versions = SharedKeyVersions()
             var current: [UInt64] = []
             var writers: [Writer] = []
@@ -82,7 +70,7 @@ final class SharedKeyVersionsTests: XCTestCase {
     }
 
     func testSeqMultisetKeepsEachSeqAsOftenAsInsertedAndAnswersRanges() {
-        var random = Seeded(state: 7)
+        var random = SplitMix64(seed: 7)
         var set = SeqMultiset()
         var model: [UInt64] = []
         var seq: UInt64 = 0

@@ -77,6 +77,14 @@ extension LifecycleModel {
     /// The names of the `group` keys this process touched.
     var groupKeyNames: LazyMapSequence<[Int], Name> { groupKeyPositions.lazy.map { sharedKeys[$0].ref.name } }
 
+    /// Applies what other processes did to group keys while they were kept aside
+    /// (``deferredGroupEffects``), in order, and forgets them.
+    mutating func applyDeferredGroupEffects() {
+        var effects: [GroupEffect] = []
+        swap(&effects, &deferredGroupEffects)
+        for effect in effects { apply(effect) }
+    }
+
     /// Whether this process's run reached its willTerminate and waits for its end: its state is
     /// judged as it was after its last event (trace-format.md, Readings 9).
     var awaitsEndAfterWillTerminate: Bool { isRunning && run.willTerminateSeq != nil }

@@ -14,11 +14,7 @@ extension LifecycleModel {
         }
         // What other processes did to group keys since this process's last event: not part of the
         // state its ended run was judged by (rules.md, Readings 11), part of what the next starts from.
-        if !deferredGroupEffects.isEmpty {
-            var effects: [GroupEffect] = []
-            swap(&effects, &deferredGroupEffects)
-            for effect in effects { apply(effect) }
-        }
+        if !deferredGroupEffects.isEmpty { applyDeferredGroupEffects() }
         runCount += 1
         // What was saved outlives the run; nothing else does. No writer of the last run is left to
         // ask what it saw.

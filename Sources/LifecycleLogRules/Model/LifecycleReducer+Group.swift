@@ -85,10 +85,7 @@ extension LifecycleReducer {
     /// where the run is judged by the state after its last event (at a `launch` the model applies
     /// them once it has judged the run: ``LifecycleModel/applyLaunch(seq:t:_:_:)``).
     mutating func takeDeferredGroupEffects(runJudged: Bool) {
-        var effects: [GroupEffect] = []
-        swap(&effects, &model.deferredGroupEffects)
-        guard !runJudged else { return }
-        for effect in effects { model.apply(effect) }
+        if runJudged { model.deferredGroupEffects.removeAll() } else { model.applyDeferredGroupEffects() }
     }
 
     /// The first `group` key of the trace (its first read or write): every process's model from now

@@ -349,7 +349,7 @@ public struct LifecycleReducer: Sendable {
     static func exposureView(_ model: LifecycleModel) -> LifecycleModel {
         guard !model.deferredGroupEffects.isEmpty else { return model }
         var ending = model
-        for effect in ending.deferredGroupEffects { ending.apply(effect) }
+        ending.applyDeferredGroupEffects()
         return ending
     }
 
