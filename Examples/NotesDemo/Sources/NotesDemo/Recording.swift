@@ -1,0 +1,23 @@
+import LifecycleLogRecorder
+
+/// Where the demo's lifecycle events go: a collector on the Mac (`replay record --listen
+/// 127.0.0.1:7777 session.lmdb`), and a spool in the app's container for whatever the collector has
+/// not acknowledged (README.md, recipes 1 and 3). The simulator shares the Mac's network.
+let recorder = LifecycleRecorder(sink: CollectorSink(host: "127.0.0.1", port: 7777, fallback: SpoolSink(path: spoolPath)))
+
+#if canImport(AppKit) && !canImport(UIKit)
+private let spoolPath = SpoolSink.defaultPath(platform: .macOS)
+#else
+private let spoolPath = SpoolSink.defaultPath()
+#endif
+
+/// The app's scenes, in the order of `NotesDemoApp.body`: the launch event declares them, so that
+/// `replay` knows which windows may open (`undeclared-scene`).
+let sceneDeclarations: [SceneDeclaration] = {
+    var scenes = [SceneDeclaration(id: "library", kind: .windowGroup),
+                  SceneDeclaration(id: "note", kind: .windowGroup, presentedType: "Note.ID")]
+    #if canImport(AppKit) && !canImport(UIKit)
+    scenes.append(SceneDeclaration(id: "settings", kind: .settings))
+    #endif
+    return scenes
+}()
