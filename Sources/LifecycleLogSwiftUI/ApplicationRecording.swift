@@ -81,6 +81,16 @@ extension SceneRecorder {
             (UIApplication.willTerminateNotification, .willTerminate),
         ]
         observe(notifications, of: application)
+        // A scene closed in the app switcher while its scene was disconnected is discarded whether or
+        // not SwiftUI forwards application(_:didDiscardSceneSessions:) (spec/apple-order.md, W6).
+        let sessions = [UIApplication.willEnterForegroundNotification, UIApplication.didBecomeActiveNotification].map { name in
+            LifecycleLogObservation(name, object: application) { [self] in
+                // UIApplication posts these on the main thread.
+                let open = MainActor.assumeIsolated { Set(application.openSessions.map(\.persistentIdentifier)) }
+                sessionsStillOpen(open)
+            }
+        }
+        applicationObservations.withLock { $0 += sessions }
     }
 
     /// `application(_:didDiscardSceneSessions:)`: records the `dismiss` (`discarded`) of the

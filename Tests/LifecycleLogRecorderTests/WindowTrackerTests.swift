@@ -185,6 +185,43 @@ import Testing
         #expect(tracker.discard(sessions: ["S1"]) == [], "once")
     }
 
+    /// spec/apple-order.md, W6: whether SwiftUI forwards `application(_:didDiscardSceneSessions:)`
+    /// to an adaptor is unverified, so the trace does not depend on it. A disconnected window whose
+    /// session is gone from `UIApplication.openSessions` is discarded there; the discard arriving
+    /// after it (or before it) records nothing more. Connected windows, windows with no session,
+    /// and disconnected windows whose session the application still holds stay open.
+    @Test func aDisconnectedWindowWhoseSessionIsGoneIsDiscardedWhetherOrNotTheDiscardComes() {
+        for discardFirst in [false, true] {
+            var tracker = WindowTracker(platform: .iPadOS)
+            _ = tracker.appear(window: "w1", scene: "main", instance: 1)  // disconnected, session gone
+            _ = tracker.appear(window: "w2", scene: "main", instance: 2)  // disconnected, session held
+            _ = tracker.appear(window: "w3", scene: "main", instance: 3)  // connected, session not listed
+            _ = tracker.appear(window: "w4", scene: "main", instance: 4)  // disconnected, no session known
+            tracker.attach(window: "w1", session: "S1")
+            tracker.attach(window: "w2", session: "S2")
+            tracker.attach(window: "w3", session: "S3")
+            for w in ["w1", "w2", "w4"] { _ = tracker.disconnect(window: w) }
+            var events: [LifecycleEvent.Kind] = []
+            if discardFirst { events += tracker.discard(sessions: ["S1"]) }
+            events += tracker.sessionsStillOpen(["S2"])
+            if !discardFirst { events += tracker.discard(sessions: ["S1"]) }
+            #expect(events == [.dismiss(window: "w1", reason: "discarded")], "discard first: \(discardFirst)")
+            #expect(tracker.openWindows == ["w2", "w3", "w4"])
+            #expect(tracker.sessionsStillOpen([]) == [.dismiss(window: "w2", reason: "discarded")])
+        }
+    }
+
+    /// A contradiction of spec/apple-order.md is a `diagnostic`, once per check in a run; a new
+    /// run records it again.
+    @Test func aContradictionIsRecordedOncePerCheckAndRun() {
+        var tracker = WindowTracker(platform: .macOS)
+        #expect(tracker.contradiction(check: "W7", message: "a", window: "w9") == [.diagnostic(check: "W7", message: "a", window: "w9")])
+        #expect(tracker.contradiction(check: "W7", message: "b") == [])
+        #expect(tracker.contradiction(check: "A2", message: "c") == [.diagnostic(check: "A2", message: "c")])
+        tracker.reset()
+        #expect(tracker.contradiction(check: "W7", message: "d") == [.diagnostic(check: "W7", message: "d")])
+    }
+
     // MARK: Issue 21, item 4: Mac Settings and Window scenes, root identity
 
     /// A macOS `Settings` (or `Window`) scene keeps its root view and `@State` across a close and a

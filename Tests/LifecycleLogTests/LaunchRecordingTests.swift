@@ -163,13 +163,19 @@ final class LaunchRecordingTests: XCTestCase {
         _ = pushed.observe(.foreground, at: 10.1)
         XCTAssertNil(pushed.contradiction, "background work said so; the user may open it at any time")
         // Through the scene recorder: reported once.
-        let (scenes, _) = make()
+        let (scenes, sink) = make()
         scenes.launch(platform: .iOS, scenes: self.scenes, conditions: LaunchConditions(applicationState: .background))
         scenes.launchEvidence(.launchSequenceEnded)
         scenes.launchEvidence(.sceneWillConnect)
         scenes.launchEvidence(.sceneWillConnect)
         XCTAssertEqual(reports.withLock { $0.count }, 1)
         XCTAssertTrue(reports.withLock { $0.first ?? "" }.contains("a scene connected"))
+        // In the trace too, as a diagnostic, which replay reports (and nothing else: the run is a
+        // background launch, which slow-launch does not judge).
+        let diagnostics = sink.events.compactMap { if case .diagnostic(let check, let message, _) = $0.kind { (check, message) } else { nil } }
+        XCTAssertEqual(diagnostics.map(\.0), ["A2"])
+        XCTAssertTrue(diagnostics.first?.1.contains("a scene connected") ?? false)
+        XCTAssertEqual(try findings(sink), ["unexpected-callback-order"])
     }
 
     /// spec/apple-order.md, W1/W3/W7: a window opens (its root view's `onAppear`) before it closes.
@@ -190,9 +196,15 @@ final class LaunchRecordingTests: XCTestCase {
         normal.appear(scene: "main", stored: nil)
         normal.close()
         normal.close()  // a second willClose: closed before, not reported
-        XCTAssertEqual(reports.withLock { $0.count }, 2, reports.withLock { $0 }.joined(separator: "\n"))
-        XCTAssertTrue(reports.withLock { $0.allSatisfy { $0.contains("spec/apple-order.md") } })
+        XCTAssertEqual(reports.withLock { $0.count }, 1, "once per check and run: " + reports.withLock { $0 }.joined(separator: "\n"))
+        XCTAssertTrue(reports.withLock { $0.allSatisfy { $0.contains("spec/apple-order.md, W7") } })
         XCTAssertEqual(sink.events.map(\.kind).filter { if case .dismiss = $0 { true } else { false } }.count, 1, "only the opened window's close is recorded")
+        XCTAssertEqual(sink.events.map(\.kind).filter { if case .diagnostic(check: "W7", _, _) = $0 { true } else { false } }.count, 1)
+        XCTAssertEqual(try findings(sink), ["unexpected-callback-order"])
+        // A new run checks again.
+        scenes.launch(platform: .macOS, scenes: self.scenes, conditions: LaunchConditions(applicationState: .inactive))
+        scenes.newWindow().close()
+        XCTAssertEqual(reports.withLock { $0.count }, 2)
     }
 
     /// A held launch is not held forever: the app ending (an urgent event) or more than

@@ -74,6 +74,9 @@
     }
     /// https://developer.apple.com/documentation/uikit/uiapplication/applicationstate
     open var applicationState: UIApplication.State { .active }
+    /// https://developer.apple.com/documentation/uikit/uiapplication/opensessions
+    /// `@MainActor var openSessions: Set<UISceneSession> { get }` (iOS 13.0+)
+    open var openSessions: Set<UISceneSession> { [] }
     /// https://developer.apple.com/documentation/uikit/uiapplication/didbecomeactivenotification
     nonisolated public static let didBecomeActiveNotification = NSNotification.Name("UIApplicationDidBecomeActiveNotification")
     /// https://developer.apple.com/documentation/uikit/uiapplication/willresignactivenotification

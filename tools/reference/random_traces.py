@@ -89,8 +89,8 @@ class Gen:
             return self.launch(proc)
         kind = r.choices(
             ["launch", "open", "dismiss", "phase", "write", "read", "save", "activity",
-             "delegate", "terminate", "kill", "mark", "unknown"],
-            [3, 10, 5, 14, 16, 6, 9, 4, 4, 2, 3 if self.v2 else 0.3, 1, 0.3])[0]
+             "delegate", "terminate", "kill", "mark", "unknown", "diagnostic"],
+            [3, 10, 5, 14, 16, 6, 9, 4, 4, 2, 3 if self.v2 else 0.3, 1, 0.3, 0.3])[0]
         getattr(self, "ev_" + kind)(proc)
 
     def launch(self, proc):
@@ -221,6 +221,13 @@ class Gen:
 
     def ev_unknown(self, proc):
         self.emit({"event": self.pick(["custom", "future"]), "window": "zz"}, proc)
+
+    def ev_diagnostic(self, proc):
+        # trace-format.md section 5: a diagnostic, or an event of that name that is not one
+        ev = {"event": "diagnostic", "check": self.pick(["A2", "W7", 7]), "message": self.pick(["m", None])}
+        if self.chance(0.3):
+            ev["window"] = self.pick(["w1", "zz", 5])
+        self.emit({k: v for k, v in ev.items() if v is not None}, proc)
 
 
 def scenario(g):

@@ -29,7 +29,7 @@ SEVERITY = {
     "unsupported-scene": "warning", "phase-skip": "warning", "unclean-exit": "warning",
     "slow-launch": "warning", "activity-in-background": "warning",
     "app-phase-mismatch": "warning", "scene-storage-lost": "warning",
-    "unknown-event": "warning", "kill-exposure": "warning",
+    "unknown-event": "warning", "kill-exposure": "warning", "unexpected-callback-order": "warning",
     "launch-crash-loop": "error",
 }
 SLOW_LAUNCH_MS = 20000
@@ -272,6 +272,13 @@ def validate_event(o, lineno, seq, v2):
         err('field "t" must be a non-negative number of milliseconds, got %s' % describe(t))
     ev.t = t.value
     known = KNOWN_KINDS_V1 + (["kill"] if v2 else [])
+    if kind == "diagnostic" and isinstance(o.get("check"), str) and isinstance(o.get("message"), str) \
+            and ("window" not in o or isinstance(o["window"], str)):
+        # trace-format.md section 5, diagnostic (issue 29): in traces of every version, only with
+        # string check and message (and window absent or a string); otherwise an unknown kind.
+        ev.kind = "diagnostic"
+        ev.proc = (opt("process", "string") or "") if v2 else ""
+        return ev
     if kind not in known:
         ev.kind = "?" + kind       # unknown kind: only t (and v2 process) is read (section 7)
         ev.proc = ""
@@ -799,6 +806,10 @@ class Replayer:
 
     def apply(self, ev):
         kind = ev.kind
+        if kind == "diagnostic":
+            # rules.md Readings 25: changes nothing, stands anywhere; every one is reported
+            self.find("unexpected-callback-order", ev.seq)
+            return
         if kind.startswith("?"):
             if kind not in self.unknown_seen:
                 self.unknown_seen.add(kind)

@@ -58,6 +58,9 @@ extension EventCodec {
             guard try skipText(&r) else { throw r.corrupt("missing label") }
         case .unknown:
             e.name = try name(&r, limit)
+            if symbols[Int(e.name)] == "diagnostic" {  // rare: a diagnostic reads its extra members (FORMAT.md)
+                return try decodeDiagnostic(&r, limit, ext: ext, into: e, symbols: symbols, extras: &extras)
+            }
         case .launch:
             e.attach(ReplayExtra(launch: try decodeLaunch(&r, limit, ext: ext, symbols: symbols)), to: &extras)
         }
@@ -97,6 +100,32 @@ extension EventCodec {
         } else if let keys {
             e.attach(ReplayExtra(keys: keys), to: &extras)
         }
+    }
+
+    /// The rest of a record of the unknown tag named `diagnostic`: its process, then its extra
+    /// members, which make it a diagnostic when ``LifecycleEvent/diagnostic(from:)`` says they do
+    /// (its fields go to a ``ReplayExtra``); otherwise it stays an unknown kind.
+    @inline(never)
+    private static func decodeDiagnostic(_ r: inout ByteReader, _ limit: UInt64, ext: Bool, into event: ReplayEvent, symbols: [String],
+                                         extras: inout [ReplayExtra]) throws -> ReplayEvent {
+        var e = event
+        if ext { e.process = try optionalName(&r, limit) ?? ReplayEvent.mainProcess }
+        let n = try r.count(limit: r.bytes.count)
+        var members: [JSONMember] = []
+        for _ in 0..<n {
+            let nameID = try r.varint()
+            guard nameID > 0 else { throw r.corrupt("missing field name") }
+            guard nameID <= limit else {
+                throw LifecycleLogError(.corruptTrace, "stored event names string #\(nameID - 1), but the trace has only \(limit); the trace is damaged")
+            }
+            members.append(JSONMember(symbols[Int(nameID - 1)], try JSONValueCodec.decode(&r, depth: 0)))
+        }
+        guard r.isAtEnd else { throw r.corrupt("\(r.bytes.count - r.offset) unexpected trailing bytes") }
+        if case .diagnostic(let check, let message, let window)? = LifecycleEvent.diagnostic(from: members)?.kind {
+            let diagnostic = ReplayDiagnostic(check: check, message: message, window: window)
+            e.attach(ReplayExtra(kill: ReplayKill(signal: nil, by: ReplayEvent.noName, diagnostic: diagnostic)), to: &extras)
+        }
+        return e
     }
 
     /// A `kill`'s reason (``ReplayEvent/name``), with its signal and `by` in a ``ReplayExtra``.

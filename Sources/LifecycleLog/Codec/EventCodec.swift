@@ -112,6 +112,15 @@ enum EventCodec {
             w.byte(state.storedCode); sym(window, &w, &symbols)
         case .mark(let label):
             w.byte(tag(.mark)); time(event.pointee.t, &w); text(label, &w)
+        case .diagnostic(let check, let message, let window):
+            // Stored as an unknown kind named "diagnostic" whose first extra members are its fields
+            // (FORMAT.md): no new tag, so a reader from before issue 29 keeps it as an unknown kind.
+            w.byte(tag(.unknown)); time(event.pointee.t, &w); sym("diagnostic", &w, &symbols)
+            if ext { sym(process, &w, &symbols) }
+            var fields = [JSONMember("check", .string(check)), JSONMember("message", .string(message))]
+            if let window { fields.append(JSONMember("window", .string(window))) }
+            extras(fields + event.pointee.extraFields, &w, &symbols)
+            return ext
         }
         if ext { sym(process, &w, &symbols) }
         if case .launch(let l) = event.pointee.kind, let prewarmed = l.prewarmed {
@@ -272,6 +281,9 @@ enum EventCodec {
         var extra = try readExtras(&r, symbols)
         guard r.isAtEnd else { throw r.corrupt("\(r.bytes.count - r.offset) unexpected trailing bytes") }
         var event = LifecycleEvent(t: t, kind, process: process, extraFields: extra)
+        if case .unknown(let name) = kind, name == "diagnostic", let diagnostic = LifecycleEvent.diagnostic(from: extra) {
+            return LifecycleEvent(t: t, diagnostic.kind, process: process, extraFields: diagnostic.rest)
+        }
         if case .launch(var launch) = kind, let first = extra.first, first.name == "prewarmed", case .bool(let prewarmed) = first.value {
             extra.removeFirst()
             launch.prewarmed = prewarmed

@@ -135,6 +135,13 @@ extension LifecycleEvent {
         case "mark":
             guard let label = try fields.string("label") else { throw fields.missing("label") }
             kind = .mark(label: label)
+        case "diagnostic":
+            // In traces of every version; with members that do not fit, an unknown kind as before.
+            guard let diagnostic = diagnostic(from: fields.remaining) else {
+                kind = .unknown(name: name)
+                break
+            }
+            return LifecycleEvent(t: t, diagnostic.kind, process: process, extraFields: diagnostic.rest)
         default:
             kind = .unknown(name: name)
         }
@@ -237,6 +244,10 @@ extension LifecycleEvent {
             add("window", window)
         case .mark(let label):
             add("label", label)
+        case .diagnostic(let check, let message, let window):
+            add("check", check)
+            add("message", message)
+            add("window", window)
         case .unknown:
             break
         }
@@ -255,7 +266,7 @@ extension LifecycleEvent {
             return document != nil || scope == .group || scope == .document
         case .save(_, _, _, let stage, let id): return stage != nil || id != nil
         case .activity(_, let state, _): return state == .expire
-        case .terminate, .open, .dismiss, .phase, .delegate, .mark, .unknown: return false
+        case .terminate, .open, .dismiss, .phase, .delegate, .mark, .diagnostic, .unknown: return false
         }
     }
 

@@ -17,7 +17,7 @@ extension LifecycleEvent.Kind {
                 return "field \"signal\" must be a whole number from 0 to \(Int.max) (a signal number), got \(signal)"
             }
             return nil
-        case .launch, .terminate, .open, .dismiss, .phase, .delegate, .save, .activity, .mark, .unknown:
+        case .launch, .terminate, .open, .dismiss, .phase, .delegate, .save, .activity, .mark, .diagnostic, .unknown:
             return nil
         }
     }

@@ -74,6 +74,16 @@ public struct LifecycleEvent: Sendable, Hashable {
         case activity(name: String, state: LifecycleActivityState, window: WindowID? = nil)
         /// A note from the test session.
         case mark(label: String)
+        /// The recorder saw Apple's callbacks in an order, or with values, that contradict an
+        /// assumption of `spec/apple-order.md` (issue 29): `check` is the assumption's id there
+        /// (`"A2"`, `"W7"`), `message` what was seen, `window` the window concerned, if any. It
+        /// changes no state; `replay` reports it as `unexpected-callback-order`, because what the
+        /// run records near it may be wrong.
+        ///
+        /// Stored and read in traces of every version: an event `diagnostic` whose `check` and
+        /// `message` are strings (and `window`, if present, a string) is one; any other event named
+        /// `diagnostic` stays an unknown kind, as before (trace-format.md, section 5).
+        case diagnostic(check: String, message: String, window: WindowID? = nil)
         /// An event kind this version does not know; its fields are in ``LifecycleEvent/extraFields``.
         case unknown(name: String)
     }
@@ -151,6 +161,7 @@ public struct LifecycleEvent: Sendable, Hashable {
         case .save: return "save"
         case .activity: return "activity"
         case .mark: return "mark"
+        case .diagnostic: return "diagnostic"
         case .unknown(let name): return name
         }
     }
@@ -160,7 +171,7 @@ public struct LifecycleEvent: Sendable, Hashable {
         switch kind {
         case .open(let w, _, _, _), .dismiss(let w, _): return w
         case .phase(_, let w), .delegate(_, let w), .write(_, _, let w, _, _), .read(_, _, let w, _, _),
-             .save(_, let w, _, _, _), .activity(_, _, let w):
+             .save(_, let w, _, _, _), .activity(_, _, let w), .diagnostic(_, _, let w):
             return w
         case .launch, .terminate, .kill, .mark, .unknown: return nil
         }
@@ -180,5 +191,34 @@ extension LifecycleEvent {
         // Swift 6.3 builds an event that an initializer assigns field by field in a
         // temporary, then copies it (retaining every string) and destroys the temporary.
         self.init(t: t, process: process, kind: kind, extraFields: extraFields)
+    }
+}
+
+extension LifecycleEvent {
+    /// The members that make an event named `diagnostic` a ``Kind/diagnostic(check:message:window:)``:
+    /// `check` and `message` strings and, if present, a `window` string, found by name. Returns the
+    /// kind and the other members in their order, or `nil` when they do not fit (the event then
+    /// stays an unknown kind, as it was before the kind existed). The interchange reader and the
+    /// stored format's reader both decide with it, so a trace reads the same either way.
+    package static func diagnostic(from members: [JSONMember]) -> (kind: Kind, rest: [JSONMember])? {
+        var check: String?
+        var message: String?
+        var window: String?
+        var rest: [JSONMember] = []
+        for member in members {
+            switch member.name {
+            case "check", "message", "window":
+                guard case .string(let s) = member.value else { return nil }
+                switch member.name {
+                case "check": if check != nil { return nil } else { check = s }
+                case "message": if message != nil { return nil } else { message = s }
+                default: if window != nil { return nil } else { window = s }
+                }
+            default:
+                rest.append(member)
+            }
+        }
+        guard let check, let message else { return nil }
+        return (.diagnostic(check: check, message: message, window: window), rest)
     }
 }

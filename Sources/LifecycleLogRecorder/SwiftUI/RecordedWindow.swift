@@ -109,7 +109,7 @@ public final class RecordedWindow: Sendable {
     public func close() {
         guard let id else {
             // Its view never appeared nor had a phase, and its window closes (W3, W7).
-            scenes.reportContradiction("a window closed (NSWindow.willCloseNotification) whose root view never appeared; it is not in the trace")
+            scenes.reportContradiction(check: "W7", "a window closed (NSWindow.willCloseNotification) whose root view never appeared; it is not in the trace")
             return
         }
         var neverOpened = false
@@ -119,7 +119,7 @@ public final class RecordedWindow: Sendable {
         }
         // A phase came (so the id is known) but no `onAppear` before the close (W1, W7).
         if neverOpened {
-            scenes.reportContradiction("window \(id) closed (NSWindow.willCloseNotification) before its root view's onAppear opened it; it is not in the trace")
+            scenes.reportContradiction(check: "W7", "window \(id) closed (NSWindow.willCloseNotification) before its root view's onAppear opened it; it is not in the trace", window: id)
         }
     }
 

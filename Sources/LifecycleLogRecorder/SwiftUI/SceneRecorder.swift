@@ -173,16 +173,32 @@ public final class SceneRecorder: Sendable {
             }
         }
         if let contradiction {
-            reportContradiction("\(contradiction). The launch's reason in this run's trace may be wrong")
+            reportContradiction(check: "A2", "\(contradiction). The launch's reason in this run's trace may be wrong")
         }
     }
 
-    /// Reports, in the unified log and to ``assumptionReporter``, that Apple's order differed from
-    /// what the recorder assumes (spec/apple-order.md).
-    func reportContradiction(_ what: String) {
-        let message = "LifecycleLog: Apple's order differed from what the recorder assumes (spec/apple-order.md): \(what); please report it with the OS version."
+    /// Reports that Apple's order differed from the assumption `check` of spec/apple-order.md: in
+    /// the trace, as a `diagnostic` event (once per check and run:
+    /// ``WindowTracker/contradiction(check:message:window:)``), which `replay` reports as
+    /// `unexpected-callback-order`; in the unified log; and to ``assumptionReporter``.
+    func reportContradiction(check: String, _ what: String, window: WindowID? = nil) {
+        var first = false
+        apply { tracker in
+            let kinds = tracker.contradiction(check: check, message: what, window: window)
+            first = !kinds.isEmpty
+            return kinds
+        }
+        guard first else { return }
+        let message = "LifecycleLog: Apple's order differed from what the recorder assumes (spec/apple-order.md, \(check)): \(what); please report it with the OS version."
         RecorderLog.note(message)
         Self.assumptionReporter.withLock { $0 }?(message)
+    }
+
+    /// The persistent identifiers of the sessions the application still holds
+    /// (`UIApplication.openSessions`): records the `dismiss` (`discarded`) of each disconnected
+    /// window whose session is gone (``WindowTracker/sessionsStillOpen(_:)``).
+    public func sessionsStillOpen(_ sessions: Set<String>) {
+        apply { $0.sessionsStillOpen(sessions) }
     }
 
     /// The application's own notification: records the app-level phase it means, once per change

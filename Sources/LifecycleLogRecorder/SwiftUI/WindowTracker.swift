@@ -28,6 +28,8 @@
 /// | ``end(window:instance:)`` of a window not observed, on macOS | `dismiss` (`closed`) |
 /// | ``disconnect(window:)``: `UIScene.didDisconnectNotification` | `delegate` `sceneDidDisconnect` (once) |
 /// | ``discard(sessions:)``: `application(_:didDiscardSceneSessions:)` | `dismiss` (`discarded`) of each of those sessions' windows |
+/// | ``sessionsStillOpen(_:)``: `UIApplication.openSessions`, when the app comes to the foreground | `dismiss` (`discarded`) of each disconnected window whose session is no longer there |
+/// | ``contradiction(check:message:window:)``: Apple's order contradicted spec/apple-order.md | `diagnostic`, once per check and run |
 /// | ``close(window:)``: `NSWindow.willCloseNotification`, `dismissWindow` | `dismiss` (`closed`); on macOS the window's `NSWindow` stays attached for a reopen |
 /// | ``attach(window:session:)`` before the window's first `appear` | held, and attached at its `open` |
 ///
@@ -97,6 +99,11 @@ public struct WindowTracker: Sendable, Hashable {
     /// Windows closed in this run: a late phase of theirs opens nothing. At most one entry per window
     /// closed since the last ``reset()``.
     public private(set) var closed: Set<WindowID> = []
+
+    /// The assumptions of spec/apple-order.md (their ids) that Apple's order contradicted in this
+    /// run: each is recorded once per run (``contradiction(check:message:window:)``), so a system
+    /// that breaks one over and over adds one event per run, not one per callback.
+    public private(set) var contradicted: Set<String> = []
 
     /// A tracker with no windows, for an app on `platform` (the one this code runs on by default).
     public init(platform: Platform = .current) {
@@ -245,6 +252,28 @@ public struct WindowTracker: Sendable, Hashable {
     public mutating func discard(sessions: Set<String>) -> [LifecycleEvent.Kind] {
         let ids = windows.filter { $0.value.session.map(sessions.contains) ?? false }.keys.sorted()
         return ids.flatMap { dismiss(window: $0, reason: "discarded") }
+    }
+
+    /// The persistent identifiers of the scene sessions the application still holds
+    /// (`UIApplication.openSessions`, "the sessions that are currently active or archived by the
+    /// system"): a disconnected window whose session is not among them was discarded, whether or
+    /// not `application(_:didDiscardSceneSessions:)` reached the glue (spec/apple-order.md, W6:
+    /// unverified, so the decision does not depend on it). The glue calls it when the app comes to
+    /// the foreground and becomes active. Connected windows and windows with no session are left as
+    /// they are.
+    ///
+    /// - Returns: `dismiss` (`discarded`) of each such window, in the order of their ids.
+    public mutating func sessionsStillOpen(_ open: Set<String>) -> [LifecycleEvent.Kind] {
+        let ids = windows.filter { $0.value.isDisconnected && $0.value.session.map { !open.contains($0) } ?? false }.keys.sorted()
+        return ids.flatMap { dismiss(window: $0, reason: "discarded") }
+    }
+
+    /// Apple's order contradicted the assumption `check` of spec/apple-order.md (issue 29).
+    ///
+    /// - Returns: a `diagnostic` the first time in this run for `check`; nothing after.
+    public mutating func contradiction(check: String, message: String, window: WindowID? = nil) -> [LifecycleEvent.Kind] {
+        guard contradicted.insert(check).inserted else { return [] }
+        return [.diagnostic(check: check, message: message, window: window)]
     }
 
     /// The window closed: `NSWindow.willCloseNotification` on macOS, or the app's `dismissWindow`.

@@ -61,7 +61,7 @@ extension LifecycleEvent {
         case .save: return .save
         case .activity: return .activity
         case .mark: return .mark
-        case .unknown: return .unknown
+        case .unknown, .diagnostic: return .unknown  // stored as a kind of its own name (FORMAT.md)
         }
     }
 }

@@ -120,8 +120,13 @@ public struct LifecycleReducer: Sendable {
         rules.now = EventTime(seq: seq, t: event.t)
         switch event.kind {
         case .unknown:
-            // Once per kind in the whole trace, whichever process it names (rules.md, `unknown-event`).
-            if unknownKinds.insert(event.name).inserted { rules.observe(.unknownEvent(kind: event.name), &model) }
+            if event.extraIndex != ReplayEvent.noExtra, let diagnostic = extras[Int(event.extraIndex)].kill?.diagnostic {
+                // A `diagnostic` (stored as a kind of its own name): it changes nothing, wherever it stands.
+                rules.observe(.diagnostic(diagnostic), &model)
+            } else if unknownKinds.insert(event.name).inserted {
+                // Once per kind in the whole trace, whichever process it names (rules.md, `unknown-event`).
+                rules.observe(.unknownEvent(kind: event.name), &model)
+            }
         case .mark:
             break
         case .launch:

@@ -108,11 +108,29 @@ package final class ReplayKill: Sendable {
     package let by: Name
     /// A staged `save`'s `store` (then ``signal`` is nil and ``by`` is ``ReplayEvent/noName``).
     let store: String?
+    /// A `diagnostic`'s fields (then ``signal`` is nil and ``by`` is ``ReplayEvent/noName``): the
+    /// event is tagged ``EventTag/unknown``, as the stored format keeps it, with this beside it.
+    package let diagnostic: ReplayDiagnostic?
 
-    package init(signal: Int?, by: Name, store: String? = nil) {
+    package init(signal: Int?, by: Name, store: String? = nil, diagnostic: ReplayDiagnostic? = nil) {
         self.signal = signal
         self.by = by
         self.store = store
+        self.diagnostic = diagnostic
+    }
+}
+
+/// A `diagnostic` event's `check` (an id of spec/apple-order.md), `message` and `window`, as
+/// written (the window stays a string: the event changes no window).
+package struct ReplayDiagnostic: Sendable {
+    package var check: String
+    package var message: String
+    package var window: String?
+
+    package init(check: String, message: String, window: String?) {
+        self.check = check
+        self.message = message
+        self.window = window
     }
 }
 
@@ -212,6 +230,10 @@ extension ReplayEvent {
             activityState = state
         case .unknown(let n):
             name = names.intern(n)
+        case .diagnostic(let check, let message, let w):
+            name = names.intern("diagnostic")
+            window = ReplayEvent.noWindow  // as the stored reader gives it: the event changes no window
+            extra = ReplayExtra(kill: ReplayKill(signal: nil, by: ReplayEvent.noName, diagnostic: ReplayDiagnostic(check: check, message: message, window: w)))
         case .delegate(let callback, _):
             name = names.intern(callback)
             isWillTerminate = callback == "willTerminate"

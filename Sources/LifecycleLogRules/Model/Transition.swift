@@ -7,6 +7,9 @@
 package enum Transition {
     /// An event of a kind this version does not know (`kind` names it).
     case unknownEvent(kind: Name)
+    /// A `diagnostic` event: the recorder saw Apple's callbacks contradict an assumption of
+    /// spec/apple-order.md. It changes nothing.
+    case diagnostic(ReplayDiagnostic)
     /// An event came while no process was running (before the first launch, or after terminate).
     /// It has no other effect.
     case outsideRun(ReplayEvent)

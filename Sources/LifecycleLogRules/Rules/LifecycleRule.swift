@@ -254,7 +254,7 @@ extension LifecycleTransition {
             self = .activityStopped(name: names[name], window: window(index))
         case .unknownWindow(let event):
             self = .unknownWindow(window: names[event.window])
-        case .unknownEvent, .outsideRun, .windowIdReused, .crossedBackground, .backgroundSaveMissed, .expired:
+        case .unknownEvent, .diagnostic, .outsideRun, .windowIdReused, .crossedBackground, .backgroundSaveMissed, .expired:
             return nil
         }
     }

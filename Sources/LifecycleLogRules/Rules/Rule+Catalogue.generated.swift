@@ -41,6 +41,8 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
     case sceneStorageLost
     /// `unknown-event`: An event kind this version does not know.
     case unknownEvent
+    /// `unexpected-callback-order`: The recorder saw Apple's callbacks contradict what it assumes (a `diagnostic` event), so the recording may be wrong there.
+    case unexpectedCallbackOrder
     /// `kill-exposure`: What-if: a kill while inactive or in the background would lose unsaved state.
     case killExposure
     /// A rule of an app's own (a ``LifecycleRule``), by its ``LifecycleRule/id``.
@@ -67,6 +69,7 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
         case .appPhaseMismatch: return "app-phase-mismatch"
         case .sceneStorageLost: return "scene-storage-lost"
         case .unknownEvent: return "unknown-event"
+        case .unexpectedCallbackOrder: return "unexpected-callback-order"
         case .killExposure: return "kill-exposure"
         case .custom(let id): return id
         }
@@ -77,7 +80,7 @@ public enum Rule: Sendable, Hashable, CaseIterable, Comparable, RawRepresentable
     var catalogueSeverity: Severity {
         switch self {
         case .missedBackgroundSave, .unsavedDismiss, .unsavedAtExit, .unfinishedSave, .lostUpdate, .duplicateWindow, .undeclaredScene, .unknownWindow, .eventBeforeLaunch, .launchCrashLoop: return .error
-        case .unsupportedScene, .phaseSkip, .uncleanExit, .slowLaunch, .activityInBackground, .appPhaseMismatch, .sceneStorageLost, .unknownEvent, .killExposure: return .warning
+        case .unsupportedScene, .phaseSkip, .uncleanExit, .slowLaunch, .activityInBackground, .appPhaseMismatch, .sceneStorageLost, .unknownEvent, .unexpectedCallbackOrder, .killExposure: return .warning
         case .custom: return .error
         }
     }
@@ -104,6 +107,7 @@ extension RuleCatalogue {
         AppPhaseMismatch.description,
         SceneStorageLost.description,
         UnknownEvent.description,
+        UnexpectedCallbackOrder.description,
         KillExposure.description,
     ]
 }

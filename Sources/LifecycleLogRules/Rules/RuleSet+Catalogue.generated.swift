@@ -21,6 +21,7 @@ package struct CatalogueRules: Sendable {
     var appPhaseMismatch: AppPhaseMismatch
     var sceneStorageLost: SceneStorageLost
     var unknownEvent: UnknownEvent
+    var unexpectedCallbackOrder: UnexpectedCallbackOrder
     var killExposure: KillExposure
 
     init(configuration: RuleConfiguration) {
@@ -42,6 +43,7 @@ package struct CatalogueRules: Sendable {
         appPhaseMismatch = AppPhaseMismatch()
         sceneStorageLost = SceneStorageLost()
         unknownEvent = UnknownEvent()
+        unexpectedCallbackOrder = UnexpectedCallbackOrder()
         killExposure = KillExposure()
     }
 
@@ -72,6 +74,8 @@ package struct CatalogueRules: Sendable {
         switch transition {
         case .unknownEvent:
             unknownEvent.observe(transition, at: now, &model, &findings)
+        case .diagnostic:
+            unexpectedCallbackOrder.observe(transition, at: now, &model, &findings)
         case .outsideRun:
             eventBeforeLaunch.observe(transition, at: now, &model, &findings)
         case .unknownWindow:
@@ -124,6 +128,7 @@ package struct CatalogueRules: Sendable {
         appPhaseMismatch.afterEvent(seq: seq, model, &findings)
         sceneStorageLost.afterEvent(seq: seq, model, &findings)
         unknownEvent.afterEvent(seq: seq, model, &findings)
+        unexpectedCallbackOrder.afterEvent(seq: seq, model, &findings)
         killExposure.afterEvent(seq: seq, model, &findings)
     }
 
@@ -148,6 +153,7 @@ package struct CatalogueRules: Sendable {
         appPhaseMismatch.finish(model, &findings)
         sceneStorageLost.finish(model, &findings)
         unknownEvent.finish(model, &findings)
+        unexpectedCallbackOrder.finish(model, &findings)
         killExposure.finish(model, &findings)
     }
 
@@ -172,13 +178,14 @@ package struct CatalogueRules: Sendable {
         appPhaseMismatch.settle(below: mark, model, &findings)
         sceneStorageLost.settle(below: mark, model, &findings)
         unknownEvent.settle(below: mark, model, &findings)
+        unexpectedCallbackOrder.settle(below: mark, model, &findings)
         killExposure.settle(below: mark, model, &findings)
     }
 
     /// Whether a rule holds a decision that waits to settle.
     @inline(__always)
     var waitsToSettle: Bool {
-        missedBackgroundSave.waitsToSettle || unsavedDismiss.waitsToSettle || unsavedAtExit.waitsToSettle || unfinishedSave.waitsToSettle || lostUpdate.waitsToSettle || duplicateWindow.waitsToSettle || undeclaredScene.waitsToSettle || unknownWindow.waitsToSettle || eventBeforeLaunch.waitsToSettle || unsupportedScene.waitsToSettle || phaseSkip.waitsToSettle || uncleanExit.waitsToSettle || slowLaunch.waitsToSettle || launchCrashLoop.waitsToSettle || activityInBackground.waitsToSettle || appPhaseMismatch.waitsToSettle || sceneStorageLost.waitsToSettle || unknownEvent.waitsToSettle || killExposure.waitsToSettle
+        missedBackgroundSave.waitsToSettle || unsavedDismiss.waitsToSettle || unsavedAtExit.waitsToSettle || unfinishedSave.waitsToSettle || lostUpdate.waitsToSettle || duplicateWindow.waitsToSettle || undeclaredScene.waitsToSettle || unknownWindow.waitsToSettle || eventBeforeLaunch.waitsToSettle || unsupportedScene.waitsToSettle || phaseSkip.waitsToSettle || uncleanExit.waitsToSettle || slowLaunch.waitsToSettle || launchCrashLoop.waitsToSettle || activityInBackground.waitsToSettle || appPhaseMismatch.waitsToSettle || sceneStorageLost.waitsToSettle || unknownEvent.waitsToSettle || unexpectedCallbackOrder.waitsToSettle || killExposure.waitsToSettle
     }
 
     /// The lowest of `mark` and the seqs rules may still anchor a finding at (`whileParked`:
@@ -204,6 +211,7 @@ package struct CatalogueRules: Sendable {
         if let seq = appPhaseMismatch.undecidedSince(whileParked: whileParked) { mark = min(mark, seq) }
         if let seq = sceneStorageLost.undecidedSince(whileParked: whileParked) { mark = min(mark, seq) }
         if let seq = unknownEvent.undecidedSince(whileParked: whileParked) { mark = min(mark, seq) }
+        if let seq = unexpectedCallbackOrder.undecidedSince(whileParked: whileParked) { mark = min(mark, seq) }
         if let seq = killExposure.undecidedSince(whileParked: whileParked) { mark = min(mark, seq) }
         return mark
     }
