@@ -21,6 +21,9 @@ let package = Package(
         .target(name: "NotesDemo", dependencies: [
             .product(name: "LifecycleLogRecorder", package: "LifecycleLog"),
             .product(name: "LifecycleLogSwiftUI", package: "LifecycleLog"),
+            // The live check of a debug build: a runtime warning the moment a rule decides a finding.
+            .product(name: "LifecycleLogRules", package: "LifecycleLog"),
+            .product(name: "LifecycleLogLive", package: "LifecycleLog"),
         ]),
         .executableTarget(name: "NotesDemoMac", dependencies: ["NotesDemo"]),
     ],

@@ -43,6 +43,14 @@ public typealias NSRect = CGRect
 @MainActor open class NSApplication: NSResponder {
     /// https://developer.apple.com/documentation/appkit/nsapplication/shared
     public class var shared: NSApplication { NSApplication() }
+    /// https://developer.apple.com/documentation/appkit/nsapplication/activationpolicy
+    /// `enum ActivationPolicy : Int, @unchecked Sendable`
+    public enum ActivationPolicy: Int, @unchecked Sendable {
+        case regular, accessory, prohibited
+    }
+    /// https://developer.apple.com/documentation/appkit/nsapplication/setactivationpolicy(_:)
+    /// `func setActivationPolicy(_ activationPolicy: NSApplication.ActivationPolicy) -> Bool`
+    @discardableResult open func setActivationPolicy(_ activationPolicy: NSApplication.ActivationPolicy) -> Bool { true }
     /// https://developer.apple.com/documentation/appkit/nsapplication/didbecomeactivenotification
     nonisolated public static let didBecomeActiveNotification = NSNotification.Name("NSApplicationDidBecomeActiveNotification")
     /// https://developer.apple.com/documentation/appkit/nsapplication/willresignactivenotification

@@ -31,6 +31,56 @@ public struct ViewBuilder {
     public static func buildExpression<Content: View>(_ content: Content) -> Content { content }
     /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildblock(_:)
     public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
+    /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildblock(_:)-8f9sa (several views; the demo app's stacks)
+    /// `static func buildBlock<each Content>(_ content: repeat each Content) -> TupleView<(repeat each Content)> where repeat each Content : View`
+    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<(repeat each Content)> {
+        TupleView((repeat each content))
+    }
+}
+
+/// https://developer.apple.com/documentation/swiftui/tupleview
+/// `@frozen struct TupleView<T>`, a `View`.
+@frozen public struct TupleView<T>: View {
+    /// https://developer.apple.com/documentation/swiftui/tupleview/init(_:) (the stand-in keeps nothing)
+    nonisolated public init(_ value: T) {}
+    public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/vstack
+/// `@frozen struct VStack<Content> where Content : View`
+@frozen public struct VStack<Content: View>: View {
+    /// https://developer.apple.com/documentation/swiftui/vstack/init(alignment:spacing:content:)
+    public init(@ViewBuilder content: () -> Content) {}
+    public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/toggle
+/// `struct Toggle<Label> where Label : View`
+public struct Toggle<Label: View>: View {
+    public var body: Never { fatalError() }
+}
+
+extension Toggle where Label == Text {
+    /// https://developer.apple.com/documentation/swiftui/toggle/init(_:ison:)-6lf4x (the `StringProtocol` overload)
+    /// `init<S>(_ title: S, isOn: Binding<Bool>) where S : StringProtocol`
+    public init<S: StringProtocol>(_ title: S, isOn: Binding<Bool>) {}
+}
+
+/// https://developer.apple.com/documentation/swiftui/appstorage
+/// `@frozen @propertyWrapper struct AppStorage<Value>`
+@frozen @propertyWrapper
+public struct AppStorage<Value>: DynamicProperty {
+    private let initial: Value
+    /// https://developer.apple.com/documentation/swiftui/appstorage/init(wrappedvalue:_:store:)-5hrci (the `Bool` overload;
+    /// its `store: UserDefaults? = nil` left out here)
+    public init(wrappedValue: Value, _ key: String) where Value == Bool { initial = wrappedValue }
+    /// https://developer.apple.com/documentation/swiftui/appstorage/projectedvalue
+    public var projectedValue: Binding<Value> { Binding(get: { initial }, set: { _ in }) }
+    /// https://developer.apple.com/documentation/swiftui/appstorage/wrappedvalue
+    public var wrappedValue: Value {
+        get { initial }
+        nonmutating set {}
+    }
 }
 
 /// https://developer.apple.com/documentation/swift/never (SwiftUI adds `extension Never: View`)

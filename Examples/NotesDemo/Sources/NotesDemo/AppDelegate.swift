@@ -22,6 +22,10 @@ public final class NotesAppDelegate: NSObject, UIApplicationDelegate {
     public func application(_ application: UIApplication, didDiscardSceneSessions sessions: Set<UISceneSession>) {
         SceneRecorder.shared(for: recorder).discard(sessions)
     }
+
+    public func applicationWillTerminate(_ application: UIApplication) {
+        NoteStore.saveEverythingAtExit()
+    }
 }
 #elseif canImport(AppKit)
 import AppKit
@@ -30,7 +34,15 @@ import AppKit
 /// `recordLaunch` records its `willTerminate`.
 public final class NotesAppDelegate: NSObject, NSApplicationDelegate {
     public func applicationWillFinishLaunching(_ notification: Notification) {
+        // `swift run` starts the demo without an app bundle: ask for a Dock icon and a menu bar,
+        // as a bundled app has them. (An app in an Xcode project does not need this line.)
+        NSApplication.shared.setActivationPolicy(.regular)
         SceneRecorder.shared(for: recorder).recordLaunch(of: NSApplication.shared, scenes: sceneDeclarations, app: "com.example.notes-demo")
+    }
+
+    /// A quit (Cmd-Q) sends no phase change: the last chance to save.
+    public func applicationWillTerminate(_ notification: Notification) {
+        NoteStore.saveEverythingAtExit()
     }
 }
 #endif

@@ -1,8 +1,20 @@
 import SwiftUI
 
-/// The library window: what the demo shows first.
+/// The library window: what the demo shows first, with the switches that plant each bug class
+/// (``BugSwitches``).
 struct LibraryView: View {
+    @AppStorage(BugSwitches.saveOnlyInBackground) private var saveOnlyInBackground = false
+    @AppStorage(BugSwitches.neverSave) private var neverSave = false
+    @AppStorage(BugSwitches.staleSharedWrites) private var staleSharedWrites = false
+    @AppStorage(BugSwitches.timerInBackground) private var timerInBackground = false
+
     var body: some View {
-        Text("Open a note in a new window, type, and switch away: the draft is saved when the window leaves .active.")
+        VStack {
+            Text("Open two notes in windows of their own, type, pin, and switch away. Then: replay session.lmdb")
+            Toggle("Save drafts only in the background (unsaved-at-exit)", isOn: $saveOnlyInBackground)
+            Toggle("Never save drafts (unsaved-dismiss)", isOn: $neverSave)
+            Toggle("Pin without reading the pinned list first (lost-update)", isOn: $staleSharedWrites)
+            Toggle("Keep the autosave timer running in the background (activity-in-background)", isOn: $timerInBackground)
+        }
     }
 }
