@@ -12,6 +12,8 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     case jsonl
     /// Chrome trace-event JSON for Perfetto and chrome://tracing.
     case perfetto
+    /// OpenTelemetry logs as OTLP/JSON, for the Collector's `otlpjsonfile` receiver.
+    case otlp
 }
 
 extension Replay {
@@ -33,10 +35,19 @@ extension Replay {
                 with its phases as slices, findings and every other event as instants. It reads \
                 .lmdb and .jsonl traces; --explore and --rules choose the findings as for replay TRACE.
 
+                --format otlp writes OpenTelemetry logs in OTLP/JSON, the file format of the \
+                OpenTelemetry Collector's otlpjsonfile receiver: one ExportLogsServiceRequest per line, a resource per \
+                recorded process (service.name, service.version, os.name, os.version from its launch), each event a log \
+                record (an app-level phase of a UIKit platform as the mobile event device.app.lifecycle with \
+                ios.app.state), each finding a record with its severity, rule, fingerprint and seqs. A trace does not \
+                place its t in the calendar: --start-unix-ms says where t 0 lies (0 by default). It reads .lmdb and \
+                .jsonl traces; --explore and --rules choose the findings.
+
                 Example:
                   replay export session.lmdb -o session.jsonl
                   replay export damaged.lmdb --salvage -o recovered.jsonl
                   replay export session.lmdb --format perfetto -o session.trace.json
+                  replay export session.lmdb --format otlp --start-unix-ms 1764324000000 -o session.otlp.json
                 """)
 
         @Argument(help: "The trace file to read (.lmdb; .jsonl too with --format perfetto).")
@@ -45,14 +56,17 @@ extension Replay {
         @Option(name: .shortAndLong, help: "The file to write ('-' or none for standard output).")
         var output: String?
 
-        @Option(help: "jsonl (the interchange format) or perfetto (Chrome trace-event JSON).")
+        @Option(help: "jsonl (the interchange format), perfetto (Chrome trace-event JSON) or otlp (OpenTelemetry logs, OTLP/JSON).")
         var format: ExportFormat = .jsonl
 
-        @Flag(help: "With --format perfetto, also place the what-if findings (kill-exposure).")
+        @Flag(help: "With --format perfetto or otlp, also place the what-if findings (kill-exposure).")
         var explore = false
 
-        @Option(help: "With --format perfetto, a rules file, as for replay TRACE --rules.")
+        @Option(help: "With --format perfetto or otlp, a rules file, as for replay TRACE --rules.")
         var rules: String?
+
+        @Option(help: "With --format otlp, where the trace's t 0 lies: milliseconds since 1970 (UTC), such as $(date +%s000) when the session started.")
+        var startUnixMs: UInt64?
 
         @Flag(help: "Replace an existing -o file even when it is not of the kind this export writes.")
         var force = false
@@ -61,19 +75,25 @@ extension Replay {
         var salvage = false
 
         func validate() throws {
-            if format == .perfetto, salvage {
-                throw ValidationError("--salvage writes JSON Lines; leave out --format perfetto (export the salvaged .jsonl to Perfetto afterwards)")
+            if format != .jsonl, salvage {
+                throw ValidationError("--salvage writes JSON Lines; leave out --format \(format.rawValue) (export the salvaged .jsonl afterwards)")
             }
             if format == .jsonl, explore || rules != nil {
-                throw ValidationError("--explore and --rules choose findings, which only --format perfetto exports")
+                throw ValidationError("--explore and --rules choose findings, which only --format perfetto and otlp export")
+            }
+            if format != .otlp, startUnixMs != nil {
+                throw ValidationError("--start-unix-ms places the trace in time for --format otlp only")
+            }
+            if let ms = startUnixMs, ms > UInt64.max / 1_000_000 {
+                throw ValidationError("--start-unix-ms must be at most \(UInt64.max / 1_000_000) (the year 2554 in nanoseconds), got \(ms)")
             }
         }
 
         func run() throws {
             if format == .jsonl { try Self.refuseJSONLines(trace) }
             if let output {
-                if format == .perfetto {
-                    try OutputFile.check(output, writes: .json, command: "replay export --format perfetto", inputs: [trace], force: force, suggestion: [
+                if format != .jsonl {
+                    try OutputFile.check(output, writes: .json, command: "replay export --format \(format.rawValue)", inputs: [trace], force: force, suggestion: [
                         .traceFile: "replay import IN.jsonl -o OUT.lmdb",
                         .jsonLines: "replay export TRACE -o OUT.jsonl",
                         .html: "replay report TRACE -o OUT.html",
@@ -86,7 +106,7 @@ extension Replay {
                     ])
                 }
             }
-            if format == .perfetto { return try exportTraceEvents() }
+            if format != .jsonl { return try exportWithFindings() }
             if salvage { return try runSalvage() }
             let opened = try Trace(path: trace)
             let out = try Output.to(path: output)
@@ -149,20 +169,28 @@ extension Replay {
             }
         }
 
-        /// `--format perfetto`: the trace-event JSON, written only when whole.
-        private func exportTraceEvents() throws {
+        /// `--format perfetto` (the trace-event JSON) or `otlp` (OTLP/JSON logs), written only when whole.
+        private func exportWithFindings() throws {
             var configuration = try loadRuleConfiguration(rules)
             configuration.explore = explore
+            let start = (startUnixMs ?? 0) * 1_000_000
+            func write(_ body: (String) throws -> Void) throws {
+                if format == .otlp {
+                    try OTLPLogsExport.write(trace, configuration: configuration, customRules: AppRules.current, startUnixNano: start, body)
+                } else {
+                    try TraceEventExport.write(trace, configuration: configuration, customRules: AppRules.current, body)
+                }
+            }
             try Replayer.refuseFolder(trace)
             warnAboutTornRecords([trace])
             let out = try Output.to(path: output)
             do {
                 if output == nil || output == "-" {
                     let body = SpillBuffer()  // a trace damaged halfway prints nothing but its error
-                    try TraceEventExport.write(trace, configuration: configuration, customRules: AppRules.current) { try body.append($0) }
+                    try write { try body.append($0) }
                     try body.drain(into: out)
                 } else {
-                    try TraceEventExport.write(trace, configuration: configuration, customRules: AppRules.current) { out.write($0) }
+                    try write { out.write($0) }
                 }
                 try out.commit()
             } catch {
