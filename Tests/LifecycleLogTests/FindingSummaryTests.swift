@@ -144,6 +144,27 @@ final class FindingSummaryTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("--format json"), refused.stderr)
     }
 
+    func testACrashJudgedAtTheNextLaunchCountsInTheRunThatCrashed() throws {
+        let folder = TemporaryFolder()
+        // Run 1 dies while active with nothing recorded; run 2 (the same build: another build would
+        // be an update, not a crash) launches next and quits cleanly.
+        let trace = folder.write("crash.jsonl", """
+            {"event":"launch","t":0,"platform":"iOS","build":"5","os":"18.0","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"phase","t":20,"window":"w1","phase":"active"}
+            {"event":"launch","t":5000,"platform":"iOS","build":"5","os":"18.0","scenes":[{"id":"main","kind":"WindowGroup"}]}
+            {"event":"terminate","t":6000}
+
+            """)
+        let tally = try TraceFindingTally.gather(trace, configuration: RuleConfiguration(), customRules: [])
+        XCTAssertEqual(tally.runs, 2)
+        let crash = try XCTUnwrap(tally.groups.values.first { $0.rule == .uncleanExit })
+        XCTAssertEqual(crash.firstSeq, 4, "anchored at the next launch")
+        XCTAssertEqual(crash.runs, [0], "but in the run that crashed")
+        let summary = FindingSummary.gather([(trace, "crash.jsonl")], configuration: RuleConfiguration(), customRules: [])
+        XCTAssertEqual(summary.sortedGroups.first { $0.rule == .uncleanExit }?.sortedBuilds, ["5"])
+    }
+
     func testBuildsOrderNumerically() {
         XCTAssertEqual(["10", "9", "1.10", "1.9", "2.0b1", "2.0", "007", "7", "a", "B"].sorted(by: BuildOrder.precedes),
                        ["1.9", "1.10", "2.0", "2.0b1", "007", "7", "9", "10", "B", "a"])

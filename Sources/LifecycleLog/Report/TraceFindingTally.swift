@@ -9,7 +9,9 @@ import LifecycleLogRules
 /// and the app's own rules. Each finding is attributed to the event it is anchored at: that
 /// event's process, and that process's current run, the one its latest `launch` at or before the
 /// finding's seq started (whose `build`, `os` and `platform` the summary lists). A finding before
-/// its process's first launch (`event-before-launch`) is in no run.
+/// its process's first launch (`event-before-launch`) is in no run. An `unclean-exit` or
+/// `launch-crash-loop` anchored at a `launch` (a run that ended unrecorded is judged at the next
+/// launch) is about the run before it, and is counted in that run, under that run's build.
 ///
 /// Memory: the launches of the trace (a few words and the build and OS strings each), one entry
 /// per fingerprint found, and the (process, run) changes back to the reducer's watermark (the
@@ -20,15 +22,25 @@ struct TraceFindingTally {
     struct Launch {
         /// Its process (an index into ``TraceFindingTally/processes``).
         var process: Int32
+        /// Its seq.
+        var seq: UInt64
+        /// The run of its process before it (an index into ``TraceFindingTally/launches``; `-1`: none).
+        var previous: Int32
+        /// Its `build`, if it names one.
         var build: String?
+        /// Its `os` version, if it names one.
         var os: String?
+        /// Its `platform`.
         var platform: String
     }
 
     /// What the trace holds of one fingerprint.
     struct Group {
+        /// The rule that found them.
         var rule: Rule
+        /// Their severity (the highest).
         var severity: Severity
+        /// What they are about (``Finding/subject``).
         var subject: FindingSubject?
         /// How many findings have the fingerprint.
         var findings = 0
@@ -36,8 +48,9 @@ struct TraceFindingTally {
         var runs: Set<Int32> = []
         /// The processes of the events they are anchored at (indices into ``TraceFindingTally/processes``).
         var processes: Set<Int32> = []
-        /// The first of them (lowest seq), its seq and message.
+        /// The seq of the first of them.
         var firstSeq: UInt64
+        /// The message of the first of them.
         var firstMessage: String
     }
 
@@ -79,7 +92,7 @@ struct TraceFindingTally {
                     processIndex[name] = p
                 }
                 if case .launch(let launch) = event.kind {
-                    tally.launched(p, build: launch.build, os: launch.os, platform: launch.platform.rawValue)
+                    tally.launched(p, seq: seq, build: launch.build, os: launch.os, platform: launch.platform.rawValue)
                 }
                 tally.note(seq: seq, process: p)
                 reducer.apply(seq: seq, event)
@@ -111,7 +124,7 @@ struct TraceFindingTally {
                         }
                     }
                     if event.kind == .launch, event.extraIndex != ReplayEvent.noExtra, let launch = extras[Int(event.extraIndex)].launch {
-                        tally.launched(p, build: launch.build, os: launch.os, platform: launch.platform.rawValue)
+                        tally.launched(p, seq: step.seq, build: launch.build, os: launch.os, platform: launch.platform.rawValue)
                     }
                     tally.note(seq: step.seq, process: p)
                     lastSeq = step.seq
@@ -135,9 +148,10 @@ struct TraceFindingTally {
     }
 
     /// Process `p` launched: a new run.
-    private mutating func launched(_ p: Int32, build: String?, os: String?, platform: String) {
+    private mutating func launched(_ p: Int32, seq: UInt64, build: String?, os: String?, platform: String) {
+        let previous = currentLaunch[Int(p)]
         currentLaunch[Int(p)] = Int32(launches.count)
-        launches.append(Launch(process: p, build: build, os: os, platform: platform))
+        launches.append(Launch(process: p, seq: seq, previous: previous, build: build, os: os, platform: platform))
     }
 
     /// The event `seq` is of process `p` (after its launch, if it is one).
@@ -171,11 +185,16 @@ struct TraceFindingTally {
             let hash = FindingFingerprints.hash(finding)
             // A finding is never anchored below the watermark, so its mark is kept.
             let mark = lastMark(atOrBefore: finding.seq).map { marks[$0] } ?? (seq: 0, process: -1, launch: -1)
+            var run = mark.launch
+            // A run judged at the next launch (it ended unrecorded) is the run before that launch.
+            if run >= 0, launches[Int(run)].seq == finding.seq, finding.rule == .uncleanExit || finding.rule == .launchCrashLoop {
+                run = launches[Int(run)].previous
+            }
             if groups[hash] == nil {
                 groups[hash] = Group(rule: finding.rule, severity: finding.severity, subject: finding.subject,
                                      firstSeq: finding.seq, firstMessage: finding.message)
             }
-            groups[hash]!.add(finding, run: mark.launch, process: mark.process)  // `!`: set just above
+            groups[hash]!.add(finding, run: run, process: mark.process)  // `!`: set just above
         }
     }
 }
