@@ -82,7 +82,7 @@ extension Replay {
             warnAboutTornRecords(entries.map(\.path))
 
             let summary = try Terminal.withProgress("summarising \(entries.count) trace\(entries.count == 1 ? "" : "s")",
-                                                    total: UInt64(entries.count)) { progress in
+                                                    total: UInt64(entries.count), unit: "trace") { progress in
                 FindingSummary.gather(entries.map { ($0.path, $0.name) }, configuration: configuration,
                                       customRules: AppRules.current, progress: { progress.update(UInt64($0)) })
             }
