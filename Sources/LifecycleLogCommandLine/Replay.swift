@@ -70,7 +70,7 @@ struct Replay: ParsableCommand {
         // Every subcommand gives its `commandName`: without one, ArgumentParser derives the name from
         // the type's with `String(describing:)`, a runtime conformance lookup per command at every
         // start-up (about 7 M instructions, 2% of `replay TRACE --assert` on 200,000 events).
-        subcommands: [Check.self, Import.self, Export.self, Record.self, Report.self, Stats.self, Dump.self, Generate.self, Minimize.self, Merge.self, Rules.self],
+        subcommands: [Check.self, Import.self, Export.self, Record.self, Report.self, Summary.self, Stats.self, Dump.self, Generate.self, Minimize.self, Merge.self, Rules.self],
         defaultSubcommand: Check.self
     )
 

@@ -31,10 +31,11 @@ enum Terminal {
     }
 
     /// Runs `body` with a progress reporter that draws a bar on standard
-    /// error when it is a terminal (and nothing otherwise), cleared at the end.
-    static func withProgress<R>(_ title: String, total: UInt64? = nil, _ body: (Progress) throws -> R) throws -> R {
+    /// error when it is a terminal (and nothing otherwise), cleared at the end. `unit` is what
+    /// is counted (`"event"`, `"trace"`).
+    static func withProgress<R>(_ title: String, total: UInt64? = nil, unit: String = "event", _ body: (Progress) throws -> R) throws -> R {
         let enabled = isatty(2) == 1 && getenv("CI") == nil
-        let progress = Progress(title: title, total: total, enabled: enabled)
+        let progress = Progress(title: title, total: total, enabled: enabled, unit: unit)
         defer { progress.finish() }
         return try body(progress)
     }
@@ -44,14 +45,17 @@ enum Terminal {
         let title: String
         let total: UInt64?
         let enabled: Bool
+        /// What is counted, in the singular (`"event"`).
+        let unit: String
         /// When the bar was last drawn (at first: when the work began, so that
         /// quick work never shows a bar).
         private let last: Locked<(drawnAt: Double, drawn: Bool)>
 
-        init(title: String, total: UInt64?, enabled: Bool) {
+        init(title: String, total: UInt64?, enabled: Bool, unit: String = "event") {
             self.title = title
             self.total = total
             self.enabled = enabled
+            self.unit = unit
             last = Locked((Self.now() + 0.15, false))
         }
 
@@ -76,9 +80,9 @@ enum Terminal {
                 let fraction = min(1, Double(done) / Double(total))
                 let filled = Int(fraction * 30)
                 line += "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] "
-                line += "\(Int(fraction * 100))% \(done)/\(plural(total, "event"))"
+                line += "\(Int(fraction * 100))% \(done)/\(plural(total, unit))"
             } else {
-                line += plural(done, "event")
+                line += plural(done, unit)
             }
             Output.standardError.write(line)
         }

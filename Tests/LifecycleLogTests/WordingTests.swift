@@ -144,7 +144,7 @@ final class WordingTests: XCTestCase {
     func testHelpExamplesAreNotWrappedMidCommand() throws {
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = nil
-        for command in ["", "check", "import", "export", "record", "report", "stats", "dump", "generate", "minimize", "merge", "rules"] {
+        for command in ["", "check", "import", "export", "record", "report", "summary", "stats", "dump", "generate", "minimize", "merge", "rules"] {
             let help = try runProgram(replayExecutable, command.isEmpty ? ["--help"] : [command, "--help"], environment: environment).stdout
             guard let examples = help.components(separatedBy: "USAGE:").first?.range(of: "Example") else { continue }
             let block = help[examples.upperBound...].components(separatedBy: "USAGE:")[0]

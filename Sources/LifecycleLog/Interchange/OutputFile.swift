@@ -161,7 +161,7 @@ public enum OutputFile {
     }
 
     /// What the existing file at `path` holds, judged by its first bytes.
-    static func existingKind(_ path: String) -> Kind? {
+    package static func existingKind(_ path: String) -> Kind? {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

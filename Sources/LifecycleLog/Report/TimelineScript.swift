@@ -492,6 +492,22 @@ extension Timeline {
           window.scrollTo({top: 0, behavior: "smooth"});
         });
         draw();
+        // A link to the page at #seq-N (replay summary's examples) selects the finding at seq N and
+        // zooms to it; a finding counted per stretch rather than placed zooms to its stretch.
+        function selectFromHash() {
+          const wanted = /^#seq-(\d+)$/.exec(location.hash);
+          if (!wanted) return;
+          const seq = Number(wanted[1]), i = D.findings.findIndex(f => f[4] === seq);
+          if (i >= 0) {
+            select(i, true);
+            const tr = document.getElementById("f" + i); if (tr) tr.scrollIntoView({block: "nearest"});
+            return;
+          }
+          const a = D.aggregated.find(a => a[5] <= seq && seq <= a[6]);
+          if (a) show(a[0], a[1]);
+        }
+        window.addEventListener("hashchange", selectFromHash);
+        selectFromHash();
 
         """#
 }

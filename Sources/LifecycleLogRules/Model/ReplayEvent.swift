@@ -164,12 +164,12 @@ package struct ReplayLaunch: Sendable {
         package var harness: Name = ReplayEvent.noName
     }
 
-    var platform: Platform
+    package var platform: Platform
     package var scenes: [Scene]
     var isBackgroundLaunch: Bool
     var session = Session()
     package var build: String?
-    var os: String?
+    package var os: String?
 
     package var isPrewarm: Bool { session.isPrewarm }
     package var debugger: Bool? { session.debugger }
