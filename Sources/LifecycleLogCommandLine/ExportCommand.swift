@@ -47,7 +47,7 @@ extension Replay {
                   replay export session.lmdb -o session.jsonl
                   replay export damaged.lmdb --salvage -o recovered.jsonl
                   replay export session.lmdb --format perfetto -o session.trace.json
-                  replay export session.lmdb --format otlp --start-unix-ms 1764324000000 -o session.otlp.json
+                  replay export session.lmdb --format otlp -o session.otlp.json
                 """)
 
         @Argument(help: "The trace file to read (.lmdb; .jsonl too with --format perfetto).")

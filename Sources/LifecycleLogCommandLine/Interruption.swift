@@ -7,7 +7,7 @@ import Darwin
 import LifecycleLog
 
 /// Ctrl-C (SIGINT) and `kill` (SIGTERM) remove the temporary files of the
-/// command (``TemporaryFiles``) before `replay` ends. The signals are taken
+/// command (`TemporaryFiles`) before `replay` ends. The signals are taken
 /// by Dispatch signal sources, so the cleanup runs on a queue, not in a
 /// signal handler; then `replay` exits with 128 + the signal's number (130
 /// for SIGINT, 143 for SIGTERM), the status a shell reports for a command

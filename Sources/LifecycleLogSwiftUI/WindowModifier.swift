@@ -63,7 +63,7 @@ extension View {
 /// The modifier behind `View/lifecycleLog(_:scene:value:appPhase:)`:
 /// reads the window's id from `@SceneStorage` and its phase from the
 /// environment, and passes the root view's callbacks to a ``RecordedWindow``.
-public struct LifecycleLogWindowModifier: ViewModifier {
+struct LifecycleLogWindowModifier: ViewModifier {
     private let scene: String
     private let value: JSONValue?
     @SceneStorage("LifecycleLog.window") private var storedID: String?
@@ -78,14 +78,14 @@ public struct LifecycleLogWindowModifier: ViewModifier {
     ///   - scenes: the tracker shared by the app's windows.
     ///   - scene: the id of the scene declaration.
     ///   - value: what the window presents, recorded with its `open`.
-    public init(scenes: SceneRecorder, scene: String, value: JSONValue? = nil) {
+    init(scenes: SceneRecorder, scene: String, value: JSONValue? = nil) {
         self.scene = scene
         self.value = value
         _window = State(initialValue: RecordedWindow(scenes))
     }
 
     /// The content, with the window in the environment and its callbacks recorded.
-    public func body(content: Content) -> some View {
+    func body(content: Content) -> some View {
         let window = window
         // The id is fixed on first use: from @SceneStorage (restored) or new,
         // so that child views and a phase that comes first use the same one.

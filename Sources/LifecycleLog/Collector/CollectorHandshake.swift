@@ -1,30 +1,30 @@
 /// The first line a client sends a collector (spec/collector-protocol.md):
 /// `{"lifecycle-log":"collector","version":1,"process":"…","kind":"app","pid":123,"token":"…"}`.
-public struct CollectorHandshake: Sendable, Hashable {
+package struct CollectorHandshake: Sendable, Hashable {
     /// The newest protocol version this collector speaks.
-    public static let protocolVersion: Int64 = 1
+    package static let protocolVersion: Int64 = 1
 
     /// The process the connection records (`""` for the main app).
-    public var process: String
+    package var process: String
     /// `app`, `widget`, `extension` or `runner`.
-    public var kind: ProcessKind
+    package var kind: ProcessKind
     /// The client's process id, for messages.
-    public var pid: Int64?
+    package var pid: Int64?
     /// The token the client presents, if any.
-    public var token: String?
+    package var token: String?
     /// The client's `delivery` name (`CollectorSink` sends it): the collector answers with the
     /// highest delivery number of this client its trace holds, and stores each of its events once.
-    public var client: String?
+    package var client: String?
     /// The client's own clock (its `t`) when it sent the handshake: the connection's events are
     /// placed on the trace's timeline by this, not by the time its first event arrives, since that
     /// event may have waited in the client while no collector ran.
-    public var now: Double?
+    package var now: Double?
 
     /// Reads and validates a handshake line.
     ///
     /// - Throws: `LifecycleLogError` (`invalidInput`) naming what is wrong;
     ///   the collector sends its message to the client and closes the connection.
-    public static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(LifecycleLogError) -> CollectorHandshake {
+    package static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(LifecycleLogError) -> CollectorHandshake {
         func refuse(_ message: String) -> LifecycleLogError {
             LifecycleLogError(.invalidInput, "bad handshake: \(message); the first line must be {\"lifecycle-log\":\"collector\",\"version\":1,\"process\":\"…\",\"kind\":\"app\"}", line: 1)
         }
@@ -80,7 +80,7 @@ public struct CollectorHandshake: Sendable, Hashable {
     }
 
     /// How messages name the client: `com.example.widget (widget, pid 42)`.
-    public var clientName: String {
+    package var clientName: String {
         "\(process.isEmpty ? "main process" : process) (\(kind.rawValue)\(pid.map { ", pid \($0)" } ?? ""))"
     }
 }

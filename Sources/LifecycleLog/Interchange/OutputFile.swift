@@ -22,9 +22,9 @@ import Darwin
 ///   write, is refused unless `force` is set: a mistyped `-o` must not destroy
 ///   a recording. A folder, and anything else that is not a regular file (a
 ///   FIFO, a device, a socket), is always refused, `force` or not.
-public enum OutputFile {
+package enum OutputFile {
     /// What a command writes.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// A LifecycleLog trace file (LMDB).
         case traceFile = "a trace file (.lmdb)"
         /// A JSON Lines trace.
@@ -35,7 +35,7 @@ public enum OutputFile {
         case json = "a JSON file (.json)"
 
         /// The kind a name's extension announces, or `nil` for other extensions and none.
-        public static func named(by path: String) -> Kind? {
+        package static func named(by path: String) -> Kind? {
             let name = path.split(separator: "/").last.map(String.init) ?? path
             guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
             switch name[name.index(after: dot)...].lowercased() {
@@ -49,12 +49,12 @@ public enum OutputFile {
 
         /// For a command that writes a trace in either form: JSON Lines for a
         /// `.jsonl`/`.ndjson` name, a trace file otherwise.
-        public static func chosen(by path: String) -> Kind {
+        package static func chosen(by path: String) -> Kind {
             named(by: path) == .jsonLines ? .jsonLines : .traceFile
         }
     }
 
-    /// Throws unless `command` may write `kind` to `output` (see ``OutputFile``).
+    /// Throws unless `command` may write `kind` to `output` (see `OutputFile`).
     /// `-` (standard output) always may.
     ///
     /// - Parameters:
@@ -67,7 +67,7 @@ public enum OutputFile {
     ///     kind, keyed by that kind, such as `"replay export TRACE -o OUT.jsonl"`.
     ///   - argument: how the messages call `output` (`"-o"`, or `"the trace"` for `replay record`).
     /// - Throws: `LifecycleLogError` `invalidArgument` naming `output`.
-    public static func check(_ output: String, writes kind: Kind, command: String, inputs: [String], force: Bool,
+    package static func check(_ output: String, writes kind: Kind, command: String, inputs: [String], force: Bool,
                              suggestion: [Kind: String] = [:], argument: String = "-o") throws {
         guard output != "-" else { return }
         try checkNotInput(output, inputs: inputs)
@@ -109,7 +109,7 @@ public enum OutputFile {
     ///   - output: the path a command is about to write.
     ///   - argument: how the message calls `output` (`"-o"`, `"the trace"`, `"--expect"`).
     /// - Throws: `LifecycleLogError` `invalidArgument` naming `output` and saying what it is.
-    public static func checkNotSpecial(_ output: String, argument: String = "-o") throws {
+    package static func checkNotSpecial(_ output: String, argument: String = "-o") throws {
         var target = stat()
         guard output != "-", stat(output, &target) == 0, let special = LMDBFileCheck.specialKind(target) else { return }
         let rule = switch argument {
@@ -125,7 +125,7 @@ public enum OutputFile {
     /// is caught too). A missing `output`, and `-`, pass.
     ///
     /// - Throws: `LifecycleLogError` `invalidArgument` naming `output`.
-    public static func checkNotInput(_ output: String, inputs: [String]) throws {
+    package static func checkNotInput(_ output: String, inputs: [String]) throws {
         var target = stat()
         guard output != "-", stat(output, &target) == 0 else { return }
         for input in inputs where input != "-" {

@@ -12,28 +12,28 @@ import Darwin
 /// The library registers the files it creates; a program that handles
 /// SIGINT and SIGTERM calls ``removeAll()`` from its handler (a Dispatch
 /// signal source, not a raw signal handler: it takes a lock) before it ends.
-public enum TemporaryFiles {
+package enum TemporaryFiles {
     private static let paths = Locked<[String]>([])
 
     /// Registers `path` as a temporary file to remove on interruption.
-    public static func register(_ path: String) {
+    package static func register(_ path: String) {
         paths.withLock { $0.append(path) }
     }
 
     /// Forgets `path` (once it is renamed into place or removed).
-    public static func unregister(_ path: String) {
+    package static func unregister(_ path: String) {
         paths.withLock { all in
             if let i = all.lastIndex(of: path) { all.remove(at: i) }
         }
     }
 
     /// The paths registered now, in registration order.
-    public static var registered: [String] { paths.withLock { $0 } }
+    package static var registered: [String] { paths.withLock { $0 } }
 
     /// Removes every registered file and forgets them. Files being written
     /// stay open in the writer but lose their name, so nothing is left once
     /// the process ends.
-    public static func removeAll() {
+    package static func removeAll() {
         paths.withLock { all in
             for path in all { unlink(path) }
             all.removeAll()

@@ -31,7 +31,7 @@
 /// The output is one trace-event object per line, in trace order (a slice
 /// is written when it ends), and the same trace always gives the same bytes.
 /// Memory holds the trace's findings and the reducer's state, not its events.
-public enum TraceEventExport {
+package enum TraceEventExport {
     /// Writes the trace at `path` (`.lmdb` or `.jsonl`) as trace-event JSON to
     /// `body`, in pieces of about 64 KB.
     ///
@@ -45,7 +45,7 @@ public enum TraceEventExport {
     ///   - customRules: an app's own rules, whose findings are exported beside the catalogue's.
     ///   - body: called with each piece of the JSON, in order.
     /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace, or what `body` throws.
-    public static func write(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
+    package static func write(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
                              customRules: [any LifecycleRule] = [],
                              _ body: (String) throws -> Void) throws {
         var findings: [Finding] = []

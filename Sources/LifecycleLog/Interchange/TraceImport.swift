@@ -60,7 +60,7 @@ public enum TraceInterchange {
 
     /// Runs `body` with a writer on a temporary file beside `output`, then
     /// syncs it and renames it over `output`; on a throw removes it. The
-    /// temporary file is registered with ``TemporaryFiles`` while it exists,
+    /// temporary file is registered with `TemporaryFiles` while it exists,
     /// and errors name `output`, never the temporary file.
     static func writeAtomically(to output: String, initialMapSize: Int = 64 << 20, _ body: (TraceWriter) throws -> Void) throws {
         let temporary = temporaryPath(beside: output)

@@ -16,17 +16,17 @@
 ///
 /// It keeps one counter per distinct identity seen in the trace (bounded by
 /// the number of findings, not of events).
-public struct FindingFingerprints: Sendable {
+package struct FindingFingerprints: Sendable {
     /// The `partialFingerprints` key under which the value is written.
-    public static let key = "lifecycleFindingHash/v2"
+    package static let key = "lifecycleFindingHash/v2"
 
     private var occurrences: [UInt64: Int] = [:]
 
     /// A fingerprinter for the findings of one trace.
-    public init() {}
+    package init() {}
 
     /// The fingerprint of `finding`, the next in report order of its trace.
-    public mutating func next(_ finding: Finding) -> String {
+    package mutating func next(_ finding: Finding) -> String {
         let hash = Self.hash(finding)
         let occurrence = (occurrences[hash] ?? 0) + 1
         occurrences[hash] = occurrence

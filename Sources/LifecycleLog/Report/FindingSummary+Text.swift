@@ -3,7 +3,7 @@ import LifecycleLogRules
 extension FindingSummary {
     /// The summary as text (`replay summary`'s default format): a line of totals, then a block
     /// per group in report order (``sortedGroups``), then a line per trace that could not be
-    /// read. Text from the traces is escaped (``VisibleText``); numbers have no separators. The
+    /// read. Text from the traces is escaped (`VisibleText`); numbers have no separators. The
     /// same summary always gives the same bytes.
     ///
     /// ```

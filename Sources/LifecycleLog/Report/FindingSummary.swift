@@ -7,7 +7,7 @@ import LifecycleLogRules
 /// example.
 ///
 /// A group is the findings whose identity is the same: the hash of `lifecycleFindingHash/v2`
-/// (``FindingFingerprints``), without the `:N` occurrence SARIF adds within one trace, so the
+/// (`FindingFingerprints`), without the `:N` occurrence SARIF adds within one trace, so the
 /// second and third repeat of a bug in a trace join the first, and the same bug in a thousand
 /// sessions is one group. ``Group/fingerprint`` is that hash, 16 hexadecimal digits; SARIF's
 /// `partialFingerprints` value for a finding of the group is it followed by `:N`. A filter by a
@@ -25,7 +25,7 @@ package struct FindingSummary: Sendable {
 
     /// The findings of one fingerprint, across the traces.
     package struct Group: Sendable {
-        /// The identity's hash (``FindingFingerprints/hash(_:)``).
+        /// The identity's hash (`FindingFingerprints/hash(_:)`).
         package var hash: UInt64
         /// The rule that found them.
         package var rule: Rule

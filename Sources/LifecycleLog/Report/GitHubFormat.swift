@@ -5,11 +5,11 @@
 /// ```
 /// ::error file=traces/a.jsonl,line=18,title=lost-update (seq 13)::Window w2 wrote …
 /// ```
-public enum GitHubWorkflow {
+package enum GitHubWorkflow {
     /// A command's message, escaped as the runner expects: `%`, `\r` and `\n`
     /// as `%25`, `%0D` and `%0A`. Other control characters from the trace are
     /// made visible (`VisibleText`), so none reaches the log raw.
-    public static func escapeData(_ text: String) -> String {
+    package static func escapeData(_ text: String) -> String {
         VisibleText.escape(text) { c in
             switch c {
             case "%": return "%25"
@@ -22,7 +22,7 @@ public enum GitHubWorkflow {
 
     /// A command's property value (`file=`, `title=`): as ``escapeData(_:)``,
     /// and `:` and `,`, which end a property, as `%3A` and `%2C`.
-    public static func escapeProperty(_ text: String) -> String {
+    package static func escapeProperty(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         for c in escapeData(text).unicodeScalars {
             switch c {
@@ -36,7 +36,7 @@ public enum GitHubWorkflow {
 
     /// The `::error` or `::warning` line of one finding of `trace`: `line=` for
     /// a JSON Lines trace; the seq is in the title, the related seqs after the message.
-    public static func annotation(_ f: Finding, trace: String) -> String {
+    package static func annotation(_ f: Finding, trace: String) -> String {
         var properties = "file=\(escapeProperty(trace))"
         if let line = f.line { properties += ",line=\(line)" }
         properties += ",title=\(escapeProperty("\(f.rule.rawValue) (seq \(f.seq))"))"
@@ -45,7 +45,7 @@ public enum GitHubWorkflow {
     }
 
     /// The `::error` line of a trace that could not be replayed.
-    public static func annotation(_ error: LifecycleLogError) -> String {
+    package static func annotation(_ error: LifecycleLogError) -> String {
         var properties = error.path.map { "file=\(escapeProperty($0))," } ?? ""
         if let line = error.line { properties += "line=\(line)," }
         properties += "title=\(escapeProperty("replay could not read the trace"))"
@@ -57,9 +57,9 @@ public enum GitHubWorkflow {
 /// `$GITHUB_STEP_SUMMARY`): a table of the traces and their counts, then the
 /// first ``findingsShown`` findings. It keeps only those, so it is gathered in
 /// bounded memory while findings stream by.
-public struct GitHubStepSummary: Sendable {
+package struct GitHubStepSummary: Sendable {
     /// How many findings are listed; the rest are counted.
-    public static let findingsShown = 100
+    package static let findingsShown = 100
 
     private var rows: [String] = []
     private var findings: [String] = []
@@ -67,10 +67,10 @@ public struct GitHubStepSummary: Sendable {
     private var errors = 0, warnings = 0, traces = 0, unreadable = 0
 
     /// An empty summary.
-    public init() {}
+    package init() {}
 
     /// Adds a finding of `trace` (in report order).
-    public mutating func add(_ f: Finding, trace: String) {
+    package mutating func add(_ f: Finding, trace: String) {
         guard findings.count < Self.findingsShown else {
             moreFindings += 1
             return
@@ -80,7 +80,7 @@ public struct GitHubStepSummary: Sendable {
     }
 
     /// Adds the counts of a replayed trace (its findings go through ``add(_:trace:)``).
-    public mutating func add(_ report: ReplayReport) {
+    package mutating func add(_ report: ReplayReport) {
         traces += 1
         errors += report.errors
         warnings += report.warnings
@@ -88,13 +88,13 @@ public struct GitHubStepSummary: Sendable {
     }
 
     /// Adds a trace that could not be replayed.
-    public mutating func add(unreadable error: LifecycleLogError) {
+    package mutating func add(unreadable error: LifecycleLogError) {
         unreadable += 1
         rows.append("| \(Self.cell(error.path ?? "")) | could not be read: \(Self.cell(error.message)) | | | |")
     }
 
     /// The summary as GitHub-flavoured Markdown.
-    public func markdown() -> String {
+    package func markdown() -> String {
         var out = "## replay: \(plural(errors, "error")), \(plural(warnings, "warning")) in \(plural(traces, "trace"))"
         if unreadable > 0 { out += ", \(unreadable) unreadable" }
         out += "\n\n| trace | events | runs | errors | warnings |\n|---|---:|---:|---:|---:|\n"

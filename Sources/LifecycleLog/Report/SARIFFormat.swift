@@ -47,8 +47,8 @@ extension ReportRenderer {
     /// One finding as a SARIF result: located in the trace file (with a
     /// `region` at the event's line for a JSON Lines trace), named by its seq
     /// as a logical location, and with a stable fingerprint
-    /// (``FindingFingerprints``; pass one fingerprinter per trace, in report order).
-    public static func sarifResult(_ f: Finding, trace: String, fingerprints: inout FindingFingerprints) -> String {
+    /// (`FindingFingerprints`; pass one fingerprinter per trace, in report order).
+    package static func sarifResult(_ f: Finding, trace: String, fingerprints: inout FindingFingerprints) -> String {
         var out: [UInt8] = []
         func raw(_ s: String) { out.append(contentsOf: s.utf8) }
         // An app's own rule (Rule.custom) is not among the tool's rules: it has an id and no index.

@@ -58,7 +58,7 @@ struct TraceFindingTally {
     private(set) var processes: [String] = []
     /// Every launch of the trace, in order.
     private(set) var launches: [Launch] = []
-    /// The findings by fingerprint hash (``FindingFingerprints/hash(_:)``).
+    /// The findings by fingerprint hash (`FindingFingerprints/hash(_:)`).
     private(set) var groups: [UInt64: Group] = [:]
     /// How many events the trace has.
     private(set) var events: UInt64 = 0

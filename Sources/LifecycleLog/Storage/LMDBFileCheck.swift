@@ -92,7 +92,7 @@ enum LMDBFileCheck {
     /// What a file that is neither a regular file nor a folder is, for a message ("a FIFO (named
     /// pipe)", "a character device", …), from its `stat`; `nil` for a regular file or a folder.
     ///
-    /// The one test of "not a regular file" for readers, writers and `-o` (``OutputFile``): such a
+    /// The one test of "not a regular file" for readers, writers and `-o` (`OutputFile`): such a
     /// file is judged by `stat` alone, never opened (opening a FIFO blocks until the other end does).
     static func specialKind(_ info: stat) -> String? {
         switch info.st_mode & S_IFMT {

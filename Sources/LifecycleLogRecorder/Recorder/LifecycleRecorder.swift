@@ -90,7 +90,7 @@ public final class LifecycleRecorder: Sendable {
     }
 
     /// A launch held until what follows it says why the process started (issue 29:
-    /// ``LaunchReasonDecision``), with the reason it gets if nothing does in time.
+    /// `LaunchReasonDecision`), with the reason it gets if nothing does in time.
     private struct HeldLaunch {
         var index: Int
         var fallback: String
@@ -299,7 +299,7 @@ public final class LifecycleRecorder: Sendable {
 
     /// Records `launch` and holds it, with everything recorded after it, until
     /// ``decideHeldLaunch(reason:startsInBackground:)`` says why the process started (the glue
-    /// learns it from what follows: ``LaunchReasonDecision``). Its `reason` is `fallback` if the
+    /// learns it from what follows: `LaunchReasonDecision`). Its `reason` is `fallback` if the
     /// app ends, closes the recorder, or records ``maxEventsAfterHeldLaunch`` events first.
     package func recordHeldLaunch(_ launch: LifecycleEvent.Launch, fallback: String) {
         let now = baseTime + max(0, clock() - origin)

@@ -15,7 +15,7 @@
 /// | a launch option only a launch with UI has (`url`, `shortcutItem`, `userActivityType`, …) | `user` | nothing: the app's notifications and the scenes' phases follow |
 /// | application state `active` or `inactive` | `user` | as above |
 /// | application state `background`, an app without scenes | `background` | app-level `phase` `background` |
-/// | application state `background` in an app with scenes (every SwiftUI app): no scene is connected yet during `didFinishLaunching`, whatever launched it | decided by what follows (``LaunchReasonDecision``): a scene connecting or the app becoming active says `user`; background work, or the launch sequence ending with no scene, says `background` | as above |
+/// | application state `background` in an app with scenes (every SwiftUI app): no scene is connected yet during `didFinishLaunching`, whatever launched it | decided by what follows (`LaunchReasonDecision`): a scene connecting or the app becoming active says `user`; background work, or the launch sequence ending with no scene, says `background` | as above |
 ///
 /// Prewarming is not a reason: the system ran the launch sequence "up until, but not including,
 /// when main() calls UIApplicationMain" (Apple, "About the app launch sequence"), so it is over
@@ -85,7 +85,7 @@ public struct LaunchConditions: Sendable, Hashable {
 
     /// The `launch` event's `reason` when these conditions decide it (`user` or `background`);
     /// `nil` when only what follows can (an app with scenes, in the background, with no telling
-    /// option): see ``LaunchReasonDecision``.
+    /// option): see `LaunchReasonDecision`.
     public var decidedReason: String? {
         if !launchOptions.isDisjoint(with: Self.backgroundOnlyOptions) { return "background" }
         if !launchOptions.isDisjoint(with: Self.userOnlyOptions) { return "user" }
@@ -113,9 +113,9 @@ public struct LaunchConditions: Sendable, Hashable {
 /// because the launch sequence ended with no scene, whose scene then connects or becomes active
 /// within ``atOnce`` seconds (``contradiction``). Later, it is the user opening the app that was
 /// launched in the background, as Apple documents.
-public struct LaunchReasonDecision: Sendable, Hashable {
+package struct LaunchReasonDecision: Sendable, Hashable {
     /// What happened after the launch.
-    public enum Evidence: String, Sendable, Hashable {
+    package enum Evidence: String, Sendable, Hashable {
         /// `UIScene.willConnectNotification`, or a window's first `onAppear`.
         case sceneWillConnect
         /// The app became active, or is entering the foreground.
@@ -128,17 +128,17 @@ public struct LaunchReasonDecision: Sendable, Hashable {
     }
 
     /// The reason, once decided; `nil` until then.
-    public private(set) var reason: String?
+    package private(set) var reason: String?
     /// When the launch sequence's end decided `background` (seconds, any monotonic clock).
     private var endedWithoutScene: Double?
     /// How soon after that a scene connecting contradicts it.
-    public static let atOnce = 1.0
+    package static let atOnce = 1.0
     /// What contradicted the assumption the decision rests on, once: a launch decided
     /// `background` whose scene then connected or became active.
-    public private(set) var contradiction: String?
+    package private(set) var contradiction: String?
 
     /// A decision for a launch with `conditions` (decided at once when they decide it).
-    public init(_ conditions: LaunchConditions) { reason = conditions.decidedReason }
+    package init(_ conditions: LaunchConditions) { reason = conditions.decidedReason }
 
     /// Takes `evidence` into account.
     ///
@@ -148,7 +148,7 @@ public struct LaunchReasonDecision: Sendable, Hashable {
     /// - Parameters:
     ///   - evidence: what happened.
     ///   - time: when, in seconds of a monotonic clock.
-    public mutating func observe(_ evidence: Evidence, at time: Double) -> String? {
+    package mutating func observe(_ evidence: Evidence, at time: Double) -> String? {
         guard reason != nil else {
             switch evidence {
             case .sceneWillConnect, .foreground: reason = "user"
@@ -172,7 +172,7 @@ public struct LaunchReasonDecision: Sendable, Hashable {
 /// not a scene is connected (a background launch connects none):
 /// `UIApplication`'s (iOS, iPadOS, tvOS, visionOS), `NSApplication`'s (macOS) and
 /// `WKApplication`'s (watchOS). ``SceneRecorder/application(_:)`` records what each means.
-public enum ApplicationNotification: String, Sendable, Hashable, CaseIterable {
+package enum ApplicationNotification: String, Sendable, Hashable, CaseIterable {
     /// `didBecomeActiveNotification`: the app-level phase is `active`.
     case didBecomeActive
     /// `willResignActiveNotification`: the app-level phase is `inactive`.
@@ -185,7 +185,7 @@ public enum ApplicationNotification: String, Sendable, Hashable, CaseIterable {
     case willTerminate
 
     /// The app-level phase the notification means; `nil` for `willTerminate`.
-    public var appPhase: LifecyclePhase? {
+    package var appPhase: LifecyclePhase? {
         switch self {
         case .didBecomeActive: return .active
         case .willResignActive, .willEnterForeground: return .inactive

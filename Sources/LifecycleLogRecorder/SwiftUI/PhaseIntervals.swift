@@ -8,28 +8,28 @@
 /// intervals.apply(.phase(.background, window: "w1"))  // [.end(subject: "w1", phase: .active), .begin(subject: "w1", phase: .background)]
 /// intervals.apply(.dismiss(window: "w1"))             // [.end(subject: "w1", phase: .background)]
 /// ```
-public struct PhaseIntervals: Sendable, Hashable {
+package struct PhaseIntervals: Sendable, Hashable {
     /// An interval that begins or ends.
-    public enum Change: Sendable, Hashable {
-        /// `subject` (a window id, or ``PhaseIntervals/app``) entered `phase`.
+    package enum Change: Sendable, Hashable {
+        /// `subject` (a window id, or `PhaseIntervals/app`) entered `phase`.
         case begin(subject: String, phase: LifecyclePhase)
         /// `subject` left `phase`.
         case end(subject: String, phase: LifecyclePhase)
     }
 
     /// The subject of the app-level phase's intervals.
-    public static let app = "app"
+    package static let app = "app"
 
     /// The open intervals: each subject's current phase.
-    public private(set) var open: [String: LifecyclePhase] = [:]
+    package private(set) var open: [String: LifecyclePhase] = [:]
 
     /// No open interval.
-    public init() {}
+    package init() {}
 
     /// What `kind` begins and ends: a `phase` ends its subject's interval (unless it is the same
     /// phase) and begins one; a `dismiss` ends its window's; a `launch`, `terminate`, `kill` or
     /// `willTerminate` ends every open interval (in the order of their subjects).
-    public mutating func apply(_ kind: LifecycleEvent.Kind) -> [Change] {
+    package mutating func apply(_ kind: LifecycleEvent.Kind) -> [Change] {
         switch kind {
         case .phase(let phase, let window):
             let subject = window ?? Self.app

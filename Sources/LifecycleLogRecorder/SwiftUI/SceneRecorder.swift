@@ -27,7 +27,7 @@ public final class SceneRecorder: Sendable {
     /// Why the current run's process started, while what follows its launch decides it.
     private let launchDecision = Locked<LaunchReasonDecision?>(nil)
     /// Called once per run when Apple's order contradicts what the recorder assumed (issue 29:
-    /// ``LaunchReasonDecision/contradiction``); `LifecycleLogLive` raises a runtime issue with it.
+    /// `LaunchReasonDecision/contradiction`); `LifecycleLogLive` raises a runtime issue with it.
     /// Also written to the unified log.
     package static let assumptionReporter = Locked<(@Sendable (String) -> Void)?>(nil)
 
@@ -156,9 +156,9 @@ public final class SceneRecorder: Sendable {
     /// What followed the launch (issue 29): decides a launch its conditions did not, and checks a
     /// decided one against Apple's documented order. The glue calls it with
     /// `UIScene.willConnectNotification` and, on the main queue's first turn after
-    /// `didFinishLaunching`, with ``LaunchReasonDecision/Evidence/launchSequenceEnded``; a
+    /// `didFinishLaunching`, with `LaunchReasonDecision/Evidence/launchSequenceEnded`; a
     /// window's first `onAppear` and the app's notifications count by themselves.
-    public func launchEvidence(_ evidence: LaunchReasonDecision.Evidence) {
+    package func launchEvidence(_ evidence: LaunchReasonDecision.Evidence) {
         let (decided, contradiction) = launchDecision.withLock { decision -> (String?, String?) in
             guard decision != nil else { return (nil, nil) }
             let before = decision?.contradiction
@@ -204,7 +204,7 @@ public final class SceneRecorder: Sendable {
     /// The application's own notification: records the app-level phase it means, once per change
     /// (shared with the `App`'s `scenePhase`: ``appPhase(_:)``), or, for `willTerminate`, the
     /// `delegate` `willTerminate` callback (the run's clean end, committed before returning).
-    public func application(_ notification: ApplicationNotification) {
+    package func application(_ notification: ApplicationNotification) {
         if let phase = notification.appPhase {
             appPhase(phase)
         } else {

@@ -9,7 +9,7 @@ extension Finding {
     ///   editors from reading the seq as a line number, and it is the form
     ///   every error of `replay` uses for a seq.
     ///
-    /// Control characters in `trace` are escaped (``VisibleText``).
+    /// Control characters in `trace` are escaped (`VisibleText`).
     public func location(in trace: String) -> String {
         let name = VisibleText.escape(trace)
         if let line { return "\(name):\(line):" }

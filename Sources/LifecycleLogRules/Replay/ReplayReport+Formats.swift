@@ -17,7 +17,7 @@ extension ReplayReport {
 
     /// The text line of one finding of the trace at `trace`: its location
     /// (``Finding/location(in:)``), severity, rule, message and seqs, with
-    /// control characters from the trace escaped (``VisibleText``).
+    /// control characters from the trace escaped (`VisibleText`).
     public static func textLine(_ f: Finding, trace: String) -> String {
         "\(f.location(in: trace)) \(f.severity.rawValue): [\(f.rule.rawValue)] \(VisibleText.escape(f.message))\(f.seqNote)\n"
     }

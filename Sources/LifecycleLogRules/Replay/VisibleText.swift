@@ -2,7 +2,7 @@
 /// names) made safe to print: a trace is input, and a window id such as
 /// `"\u001b]0;pwned\u0007"` must not reach a terminal, a CI log or an XML
 /// file as the raw escape sequence it is.
-public enum VisibleText {
+package enum VisibleText {
     /// Whether `scalar` is escaped: the C0 controls (tab and newline too, so
     /// that one finding stays one line), DEL, the C1 controls (some terminals
     /// read U+009B as CSI), the line and paragraph separators, and the
@@ -12,7 +12,7 @@ public enum VisibleText {
     /// direction marks, embeddings, overrides and isolates (U+061C,
     /// U+200E, U+200F, U+202A–U+202E, U+2066–U+2069).
     @inline(__always)
-    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         if v < 0x20 || (v >= 0x7F && v <= 0x9F) { return true }
         guard v >= 0x61C else { return false }
@@ -26,7 +26,7 @@ public enum VisibleText {
     ///
     /// A backslash is not itself escaped, so the escape is for reading, not
     /// for decoding back (the JSON and SARIF reports carry the exact text).
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         // The common case: nothing to escape, no copy. The bytes are scanned where they lie when
         // the string has them contiguous (nearly always): a walk of the generic UTF8View costs
         // several times as much per byte, and every finding's line goes through here.
@@ -42,7 +42,7 @@ public enum VisibleText {
     /// replaced (an output format's own escapes, such as XML's `&lt;`), and
     /// every other character that ``needsEscape(_:)`` made visible as in
     /// ``escape(_:)``.
-    public static func escape(_ text: String, substituting substitute: (Unicode.Scalar) -> String?) -> String {
+    package static func escape(_ text: String, substituting substitute: (Unicode.Scalar) -> String?) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if let replacement = substitute(scalar) {
