@@ -89,6 +89,12 @@ extension Replay {
         @Flag(help: "With --expect, compare the findings' message text too (by default only what the spec makes contract: rule, severity, seq, related, and the counts).")
         var expectMessages = false
 
+        @Option(help: "Report and --assert only findings that are not in this baseline file (spec/baseline.md); list its entries no finding has any more. SARIF gives every result its baselineState.")
+        var baseline: String?
+
+        @Option(help: "Write the findings' identities to this baseline file (spec/baseline.md), for a later --baseline; the report is printed as usual.")
+        var writeBaseline: String?
+
         func validate() throws {
             if traces.isEmpty { throw ValidationError("Name at least one trace, for example: replay session.lmdb --assert") }
             if at != nil && !state { throw ValidationError("--at goes with --state: replay TRACE --state --at SEQ") }
@@ -101,6 +107,12 @@ extension Replay {
             }
             if expect != nil && state { throw ValidationError("--expect compares findings, --state prints the state: give one of them") }
             if state && traces.count != 1 { throw ValidationError("--state takes exactly one trace") }
+            if (baseline != nil || writeBaseline != nil) && (state || expect != nil) {
+                throw ValidationError("--baseline and --write-baseline go with a report of findings, not with --\(state ? "state" : "expect")")
+            }
+            if let baseline, baseline == writeBaseline {
+                throw ValidationError("--write-baseline would replace the --baseline it compares with; write the new baseline to another file")
+            }
             if strict && !assert && format != .junit {
                 throw ValidationError("--strict goes with --assert (it makes warnings fail the assertion): replay TRACE --assert --strict")
             }
@@ -126,8 +138,11 @@ extension Replay {
                 try compareWithExpected(expect)
                 return
             }
-            let paths = try Self.expand(traces, notTraces: rules.map { [$0] } ?? [])
+            let paths = try Self.expand(traces, notTraces: (rules.map { [$0] } ?? []) + (baseline.map { [$0] } ?? []))
             warnAboutTornRecords(paths)
+            if baseline != nil || writeBaseline != nil {
+                return try runWithBaseline(paths, configuration: configuration)
+            }
             if paths.count == 1 {
                 // One trace: stream the report, in memory that does not grow with the trace.
                 let report: ReplayReport
@@ -162,11 +177,70 @@ extension Replay {
             try writeReport(reports, unreadable: unreadable, configuration: configuration)
         }
 
+        /// `--baseline` and `--write-baseline`: every trace replayed (one too), its findings kept in
+        /// memory (bounded by their number), then the baseline written, and the report of the
+        /// findings the baseline does not hold, with what it holds that no trace has any more.
+        private func runWithBaseline(_ paths: [String], configuration: RuleConfiguration) throws {
+            let accepted = try baseline.map { path in try FindingBaseline.load(path, text: Self.readText(path)) }
+            if let writeBaseline {
+                try OutputFile.check(writeBaseline, writes: .json, command: "replay --write-baseline", inputs: paths, force: false, suggestion: [:])
+            }
+            var reports: [ReplayReport] = []
+            var unreadable: [LifecycleLogError] = []
+            for result in try Self.replayAll(paths, configuration: configuration) {
+                switch result {
+                case .success(let report): reports.append(report)
+                case .failure(let error): unreadable.append(error)
+                }
+            }
+            if let writeBaseline {
+                let out = try Output.to(path: writeBaseline)
+                out.write(FindingBaseline(reports: reports).json())
+                try out.commit()
+            }
+            guard let accepted else { return try writeReport(reports, unreadable: unreadable, configuration: configuration) }
+            var seen: Set<String> = []
+            var unchanged = 0
+            let fresh = reports.map { report -> ReplayReport in
+                let new = report.findings.filter { f in
+                    seen.insert(FindingBaseline.fingerprint(f))
+                    return !accepted.contains(f)
+                }
+                unchanged += report.findings.count - new.count
+                return ReplayReport(trace: report.trace, events: report.events, runs: report.runs, findings: new)
+            }
+            let absent = accepted.absent(seen: seen)
+            if format == .sarif {
+                Output.standardOutput.write(ReportRenderer.sarif(reports, baseline: accepted, unreadable: unreadable))
+                if !unreadable.isEmpty {
+                    try Output.standardOutput.flush()
+                    for error in unreadable { Output.standardError.write("replay: error: \(VisibleText.escape(error.description))\n") }
+                    throw ExitCode(2)
+                }
+                return try assertion(fresh)
+            }
+            // The other formats report the new findings only; text says what the baseline hid.
+            let note = "baseline \(VisibleText.escape(baseline ?? "")): \(plural(unchanged, "finding")) in it not shown; "
+                + "\(plural(absent.count, "entry", "entries")) no finding has any more\(absent.isEmpty ? "" : ":")\n"
+                + absent.map { "  \($0.fingerprint) [\($0.rule)] \(VisibleText.escape($0.subject)) (was at seq \($0.seq) of \(VisibleText.escape($0.trace)))\n" }.joined()
+            try writeReport(fresh, unreadable: unreadable, configuration: configuration, trailer: format == .text ? note : "")
+        }
+
+        /// The text of a file the command reads (a baseline), or an error naming it.
+        static func readText(_ path: String) throws -> String {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw LifecycleLogError(.io, "cannot be read (missing, or not a readable file); write a baseline with replay TRACES --write-baseline FILE", path: path)
+            }
+            return String(decoding: data, as: UTF8.self)
+        }
+
         /// Writes the report of `reports` with `unreadable` recorded in it, then
         /// exits 2 when some trace could not be read, or applies --assert.
-        private func writeReport(_ reports: [ReplayReport], unreadable: [LifecycleLogError], configuration: RuleConfiguration) throws {
+        private func writeReport(_ reports: [ReplayReport], unreadable: [LifecycleLogError], configuration: RuleConfiguration,
+                                 trailer: String = "") throws {
             let rendered = ReportRenderer.render(reports, format: format, strict: strict, configuration: configuration, unreadable: unreadable)
             Output.standardOutput.write(format == .text && Terminal.colors(1) ? Terminal.colorize(rendered) : rendered)
+            Output.standardOutput.write(trailer)
             if format == .github {
                 var summary = GitHubStepSummary()
                 for report in reports {
@@ -680,6 +754,7 @@ extension Replay {
         private static func replayAll(_ paths: [String], configurations: [RuleConfiguration], progress: Terminal.Progress,
                                       single: Bool) -> [Result<ReplayReport, LifecycleLogError>] {
             let results = Locked<[Result<ReplayReport, LifecycleLogError>?]>(Array(repeating: nil, count: paths.count))
+            let finished = Locked(0)  // counted, not found by scanning `results` after each trace (quadratic in traces)
             DispatchQueue.concurrentPerform(iterations: paths.count) { i in
                 let result: Result<ReplayReport, LifecycleLogError>
                 do {
@@ -689,9 +764,10 @@ extension Replay {
                 } catch {
                     result = .failure(LifecycleLogError(.io, "\(error)", path: paths[i]))
                 }
-                let done = results.withLock { all -> Int in
-                    all[i] = result
-                    return all.count { $0 != nil }
+                results.withLock { $0[i] = result }
+                let done = finished.withLock { count -> Int in
+                    count += 1
+                    return count
                 }
                 if !single { progress.update(UInt64(done)) }
             }

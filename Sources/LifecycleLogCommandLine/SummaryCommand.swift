@@ -66,28 +66,55 @@ extension Replay {
         @Option(help: "A rules file, as for replay TRACE --rules.")
         var rules: String?
 
+        @Option(help: "Show and --assert only the groups that are not in this baseline file (spec/baseline.md); list its entries no group has any more.")
+        var baseline: String?
+
+        @Option(help: "Write every group's fingerprint to this baseline file (spec/baseline.md), for a later --baseline.")
+        var writeBaseline: String?
+
         func validate() throws {
             if traces.isEmpty { throw ValidationError("Name at least one trace or folder, for example: replay summary traces/") }
+            if let baseline, baseline == writeBaseline {
+                throw ValidationError("--write-baseline would replace the --baseline it compares with; write the new baseline to another file")
+            }
             if strict && !assert { throw ValidationError("--strict goes with --assert: replay summary traces/ --assert --strict") }
         }
 
         func run() throws {
             var configuration = try loadRuleConfiguration(rules)
             configuration.explore = explore
-            let scan = try TraceScan(traces, notTraces: rules.map { [$0] } ?? [])
+            let accepted = try baseline.map { path in try FindingBaseline.load(path, text: Check.readText(path)) }
+            let scan = try TraceScan(traces, notTraces: (rules.map { [$0] } ?? []) + (baseline.map { [$0] } ?? []))
             for skipped in scan.skipped { Output.standardError.write("warning: \(TraceScan.message(skipped))\n") }
             if let empty = scan.emptyFolders.first { throw Check.noTraces(in: empty) }
             let entries = scan.entries
             if let output { try checkOutput(output, inputs: entries.map(\.path) + (rules.map { [$0] } ?? [])) }
             warnAboutTornRecords(entries.map(\.path))
 
-            let summary = try Terminal.withProgress("summarising \(entries.count) trace\(entries.count == 1 ? "" : "s")",
+            if let writeBaseline {
+                try OutputFile.check(writeBaseline, writes: .json, command: "replay summary --write-baseline", inputs: entries.map(\.path), force: false, suggestion: [:])
+            }
+            var summary = try Terminal.withProgress("summarising \(entries.count) trace\(entries.count == 1 ? "" : "s")",
                                                     total: UInt64(entries.count), unit: "trace") { progress in
                 FindingSummary.gather(entries.map { ($0.path, $0.name) }, configuration: configuration,
                                       customRules: AppRules.current, progress: { progress.update(UInt64($0)) })
             }
+            if let writeBaseline {
+                let file = try Output.to(path: writeBaseline)
+                file.write(FindingBaseline(groups: summary.sortedGroups).json())
+                try file.commit()
+            }
+            var trailer = ""
+            if let accepted, let baseline {
+                let seen = Set(summary.groups.values.map(\.fingerprint))
+                let absent = accepted.absent(seen: seen)
+                let (groups, findings) = summary.setAside(accepted)
+                trailer = "baseline \(VisibleText.escape(baseline)): \(plural(groups, "group")) (\(plural(findings, "finding"))) in it not shown; "
+                    + "\(plural(absent.count, "entry", "entries")) no group has any more\(absent.isEmpty ? "" : ":")\n"
+                    + absent.map { "  \($0.fingerprint) [\($0.rule)] \(VisibleText.escape($0.subject)) (was at seq \($0.seq) of \(VisibleText.escape($0.trace)))\n" }.joined()
+            }
             let rendered = switch format {
-            case .text: summary.text()
+            case .text: summary.text() + (trailer.isEmpty ? "" : "\n" + trailer)
             case .json: summary.json()
             case .html: summary.html(reportCommand: reportCommand)
             }

@@ -121,6 +121,17 @@ package struct FindingSummary: Sendable {
         }
     }
 
+    /// Takes out the groups `baseline` holds (`replay summary --baseline`), and their findings from
+    /// the count: what is left is the new groups. Returns how many groups and findings it took out.
+    package mutating func setAside(_ baseline: FindingBaseline) -> (groups: Int, findings: Int) {
+        let accepted = groups.filter { baseline.contains(fingerprint: $0.value.fingerprint) }
+        for (hash, group) in accepted {
+            groups[hash] = nil
+            findings -= group.findings
+        }
+        return (accepted.count, accepted.values.reduce(0) { $0 + $1.findings })
+    }
+
     /// The unreadable traces in path order.
     package var sortedUnreadable: [Unreadable] { unreadable.sorted { $0.order < $1.order } }
 

@@ -81,3 +81,36 @@ extension ReportRenderer {
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+extension ReportRenderer {
+    /// SARIF with `baselineState` on every result (SARIF 2.1.0, §3.27.24): `new` for a finding
+    /// whose identity `baseline` does not hold, `unchanged` for one it does, and a result with
+    /// `absent` for each entry no finding of `reports` has, carrying the entry's rule, severity,
+    /// message and example (trace and seq) as the baseline recorded them, without a location.
+    package static func sarif(_ reports: [ReplayReport], baseline: FindingBaseline, unreadable: [LifecycleLogError] = []) -> String {
+        var results: [String] = []
+        var seen: Set<String> = []
+        for report in reports {
+            var fingerprints = FindingFingerprints()
+            for f in report.findings {
+                let state = baseline.contains(f) ? "unchanged" : "new"
+                seen.insert(FindingBaseline.fingerprint(f))
+                results.append(String(sarifResult(f, trace: report.trace, fingerprints: &fingerprints).dropLast()) + ",\"baselineState\":\"\(state)\"}")
+            }
+        }
+        let ruleIndex = Dictionary(uniqueKeysWithValues: Rule.allCases.sorted().enumerated().map { ($1.rawValue, $0) })
+        for entry in baseline.absent(seen: seen) {
+            var out: [UInt8] = []
+            func raw(_ s: String) { out.append(contentsOf: s.utf8) }
+            raw("{\"ruleId\":")
+            JSONWriter.writeString(entry.rule, into: &out)
+            if let index = ruleIndex[entry.rule] { raw(",\"ruleIndex\":\(index)") }
+            let level = entry.severity == "error" || entry.severity == "warning" ? entry.severity : "warning"
+            raw(",\"level\":\"\(level)\",\"message\":{\"text\":")
+            JSONWriter.writeString("in the baseline, not found in this run (it was at seq \(entry.seq) of \(entry.trace)): \(entry.message)", into: &out)
+            raw("},\"partialFingerprints\":{\"\(FindingFingerprints.key)\":\"\(entry.fingerprint):1\"},\"baselineState\":\"absent\"}")
+            results.append(String(decoding: out, as: UTF8.self))
+        }
+        return sarifPrefix + results.joined(separator: ",") + sarifSuffix(unreadable: unreadable)
+    }
+}
