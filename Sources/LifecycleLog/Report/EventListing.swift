@@ -29,7 +29,7 @@ public struct EventListing: Sendable {
     }
 
     /// The event kinds of the trace format, in the order the spec lists them.
-    public static let knownKinds = ["launch", "terminate", "kill", "open", "dismiss", "phase", "delegate", "write", "read", "save", "activity", "mark"]
+    public static let knownKinds = ["launch", "terminate", "kill", "open", "dismiss", "phase", "delegate", "write", "read", "save", "activity", "mark", "diagnostic"]
 
     /// Calls `line` with the header and then one aligned line per matching
     /// event: seq, t, kind, window and the other fields as `name=value`. A window
