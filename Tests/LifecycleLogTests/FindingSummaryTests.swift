@@ -73,6 +73,52 @@ final class FindingSummaryTests: XCTestCase {
         XCTAssertTrue(sarif.stdout.contains("\"\(group["fingerprint"] as? String ?? "?"):2\""), sarif.stdout)
     }
 
+    /// Three hundred sessions, the bug planted at random (seeded) in runs of random builds: the
+    /// group's traces, runs, findings, builds, first and last seen and example are what the plan
+    /// says, counted here independently of the summary.
+    func testABugPlantedAtRandomInHundredsOfTracesIsCountedExactly() throws {
+        let folder = TemporaryFolder()
+        let root = folder.file("many")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        var random = SplitMix64(seed: 32)
+        var traces = 0, runs = 0
+        var builds: Set<Int> = []
+        var example: (name: String, seq: Int)?
+        for i in 0..<300 {
+            let plan = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                (build: Int.random(in: 1...40, using: &random), twice: Int.random(in: 0..<10, using: &random) == 0)
+            }
+            let name = "t" + String(1000 + i).dropFirst() + ".jsonl"
+            folder.write("many/" + name, Self.settingsTrace(plan.map { ("\($0.build)", $0.twice) }))
+            guard plan.contains(where: \.twice) else { continue }
+            traces += 1
+            runs += plan.count { $0.twice }
+            builds.formUnion(plan.filter(\.twice).map(\.build))
+            if example == nil {
+                // Each run before the first doubled one has 4 events; the second open is its 4th.
+                let before = plan.prefix { !$0.twice }.count
+                example = (name, before * 4 + 4)
+            }
+        }
+        XCTAssertGreaterThan(traces, 20, "the seed plants the bug in many traces")
+        let result = try replay("summary", root, "--format", "json")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let groups = try XCTUnwrap(json["groups"] as? [[String: Any]])
+        XCTAssertEqual(groups.count, 1, "one bug, one group")
+        let group = try XCTUnwrap(groups.first)
+        XCTAssertEqual(group["traces"] as? Int, traces)
+        XCTAssertEqual(group["runs"] as? Int, runs)
+        XCTAssertEqual(group["findings"] as? Int, runs)
+        XCTAssertEqual(group["firstSeenBuild"] as? String, "\(builds.min()!)")
+        XCTAssertEqual(group["lastSeenBuild"] as? String, "\(builds.max()!)")
+        let listed = (group["builds"] as? [String: Any])?["values"] as? [String]
+        XCTAssertEqual(listed, builds.sorted().prefix(FindingSummary.listedValues).map { "\($0)" })
+        let shown = try XCTUnwrap(group["example"] as? [String: Any])
+        XCTAssertEqual(shown["name"] as? String, example?.name)
+        XCTAssertEqual(shown["seq"] as? Int, example?.seq)
+    }
+
     func testTheSameTracesGiveTheSameBytesInEveryFormat() throws {
         let folder = TemporaryFolder()
         let root = try plantedFolder(folder)
