@@ -14,6 +14,8 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     case perfetto
     /// OpenTelemetry logs as OTLP/JSON, for the Collector's `otlpjsonfile` receiver.
     case otlp
+    /// OpenTelemetry spans as OTLP/JSON: each run a trace, each window's phase a span.
+    case otlpTraces = "otlp-traces"
 }
 
 extension Replay {
@@ -41,7 +43,9 @@ extension Replay {
                 record (an app-level phase of a UIKit platform as the mobile event device.app.lifecycle with \
                 ios.app.state), each finding a record with its severity, rule, fingerprint and seqs. A trace does not \
                 place its t in the calendar: --start-unix-ms says where t 0 lies (0 by default). It reads .lmdb and \
-                .jsonl traces; --explore and --rules choose the findings.
+                .jsonl traces; --explore and --rules choose the findings. --format otlp-traces writes spans instead \
+                (ExportTraceServiceRequest): each run of each process a trace with a root span, each phase of a window \
+                or of the app a child span, for a tracing backend.
 
                 Example:
                   replay export session.lmdb -o session.jsonl
@@ -56,7 +60,7 @@ extension Replay {
         @Option(name: .shortAndLong, help: "The file to write ('-' or none for standard output).")
         var output: String?
 
-        @Option(help: "jsonl (the interchange format), perfetto (Chrome trace-event JSON) or otlp (OpenTelemetry logs, OTLP/JSON).")
+        @Option(help: "jsonl (the interchange format), perfetto (Chrome trace-event JSON), otlp (OpenTelemetry logs, OTLP/JSON) or otlp-traces (OpenTelemetry spans).")
         var format: ExportFormat = .jsonl
 
         @Flag(help: "With --format perfetto or otlp, also place the what-if findings (kill-exposure).")
@@ -78,11 +82,11 @@ extension Replay {
             if format != .jsonl, salvage {
                 throw ValidationError("--salvage writes JSON Lines; leave out --format \(format.rawValue) (export the salvaged .jsonl afterwards)")
             }
-            if format == .jsonl, explore || rules != nil {
+            if format == .jsonl || format == .otlpTraces, explore || rules != nil {
                 throw ValidationError("--explore and --rules choose findings, which only --format perfetto and otlp export")
             }
-            if format != .otlp, startUnixMs != nil {
-                throw ValidationError("--start-unix-ms places the trace in time for --format otlp only")
+            if format != .otlp && format != .otlpTraces, startUnixMs != nil {
+                throw ValidationError("--start-unix-ms places the trace in time for --format otlp and otlp-traces only")
             }
             if let ms = startUnixMs, ms > UInt64.max / 1_000_000 {
                 throw ValidationError("--start-unix-ms must be at most \(UInt64.max / 1_000_000) (the year 2554 in nanoseconds), got \(ms)")
@@ -177,6 +181,8 @@ extension Replay {
             func write(_ body: (String) throws -> Void) throws {
                 if format == .otlp {
                     try OTLPLogsExport.write(trace, configuration: configuration, customRules: AppRules.current, startUnixNano: start, body)
+                } else if format == .otlpTraces {
+                    try OTLPTracesExport.write(trace, startUnixNano: start, body)
                 } else {
                     try TraceEventExport.write(trace, configuration: configuration, customRules: AppRules.current, body)
                 }

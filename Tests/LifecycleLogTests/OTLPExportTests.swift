@@ -124,6 +124,57 @@ final class OTLPExportTests: XCTestCase {
         XCTAssertEqual(member(all[5].record, "timeUnixNano"), .string("5000000"), "t 0 is 1970 unless --start-unix-ms says otherwise")
     }
 
+    /// `--format otlp-traces`: each run a trace whose root span runs from its launch to its end,
+    /// each recorded phase of a window or the app a child span until the next phase, the dismiss or
+    /// the run's end.
+    func testEachRunIsATraceAndEachPhaseASpan() throws {
+        let folder = TemporaryFolder()
+        let trace = write(folder, [
+            #"{"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}"#,
+            #"{"event":"open","t":10,"window":"w1","scene":"main"}"#,
+            #"{"event":"phase","t":20,"window":"w1","phase":"active"}"#,
+            #"{"event":"phase","t":20,"phase":"active"}"#,
+            #"{"event":"phase","t":50,"window":"w1","phase":"background"}"#,
+            #"{"event":"dismiss","t":70,"window":"w1"}"#,
+            #"{"event":"launch","t":100,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}"#,
+            #"{"event":"open","t":110,"window":"w1","scene":"main"}"#,
+            #"{"event":"phase","t":120,"window":"w1","phase":"active"}"#,
+            #"{"event":"terminate","t":200}"#,
+        ])
+        let out = folder.file("spans.json")
+        let run = try runProgram(replayExecutable, ["export", trace, "--format", "otlp-traces", "-o", out])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        var spans: [(name: String, trace: String, id: String, parent: String?, start: String, end: String)] = []
+        for line in text.split(separator: "\n") {
+            var bytes = Array(line.utf8)
+            let request = try bytes.withUnsafeMutableBufferPointer { try JSONParser.parse(UnsafeBufferPointer($0)) }
+            for resourceSpans in items(member(request, "resourceSpans")) {
+                for scopeSpans in items(member(resourceSpans, "scopeSpans")) {
+                    for span in items(member(scopeSpans, "spans")) {
+                        func string(_ name: String) -> String? { if case .string(let s)? = member(span, name) { s } else { nil } }
+                        spans.append((string("name") ?? "", string("traceId") ?? "", string("spanId") ?? "", string("parentSpanId"),
+                                      string("startTimeUnixNano") ?? "", string("endTimeUnixNano") ?? ""))
+                    }
+                }
+            }
+        }
+        let described = spans.map { "\($0.name) \($0.start)-\($0.end)" }
+        XCTAssertEqual(described, ["main active 20000000-50000000", "main background 50000000-70000000", "app active 20000000-100000000",
+                                   "run 1 0-100000000", "main active 120000000-200000000", "run 2 100000000-200000000"])
+        let roots = spans.filter { $0.parent == nil }
+        XCTAssertEqual(roots.count, 2)
+        XCTAssertNotEqual(roots[0].trace, roots[1].trace, "a trace per run")
+        for span in spans where span.parent != nil {
+            XCTAssertTrue(roots.contains { $0.trace == span.trace && $0.id == span.parent }, "\(span.name): its run is its parent")
+        }
+        XCTAssertEqual(Set(spans.map(\.id)).count, spans.count, "span ids differ")
+        XCTAssertTrue(spans.allSatisfy { $0.trace.count == 32 && $0.id.count == 16 })
+        let again = folder.file("again.json")
+        XCTAssertEqual(try runProgram(replayExecutable, ["export", trace, "--format", "otlp-traces", "-o", again]).status, 0)
+        XCTAssertEqual(try String(contentsOfFile: again, encoding: .utf8), text, "the same bytes every time")
+    }
+
     func testAnUnreadableTraceWritesNothingAndExitsTwo() throws {
         let folder = TemporaryFolder()
         let trace = write(folder, [#"{"event":"launch","t":0,"platform":"iOS","scenes":[]}"#, #"{"event":"open","t":"soon"}"#])

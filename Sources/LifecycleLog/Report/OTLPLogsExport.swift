@@ -135,7 +135,7 @@ package struct OTLPLogsExport {
         }
     }
 
-    private static func resource(process: String, launch: LifecycleEvent.Launch?, extra: [JSONMember]) -> JSONValue {
+    static func resource(process: String, launch: LifecycleEvent.Launch?, extra: [JSONMember]) -> JSONValue {
         var attributes: [JSONValue] = [attribute("service.name", text(launch?.app ?? (process.isEmpty ? "app" : process)))]
         if let build = launch?.build { attributes.append(attribute("service.version", text(build))) }
         if let platform = launch?.platform { attributes.append(attribute("os.name", text(platform.rawValue))) }
