@@ -2,33 +2,9 @@ import Foundation
 import XCTest
 @testable import LifecycleLog
 
-/// Every fixture in traces/ replays through the library exactly as its
-/// expected report says (the shell gate `scripts/replay-fixtures` checks the
-/// same through the built command, for .jsonl and imported .lmdb alike).
+/// What the fixtures must hold together (each fixture against its expected report is
+/// `FixtureSuite`, one Swift Testing case per fixture).
 final class FixtureTests: XCTestCase {
-    func testEveryFixtureMatchesItsExpectedReport() throws {
-        let root = "\(repositoryRoot)/traces"
-        let fixtures = try XCTUnwrap(FileManager.default.subpaths(atPath: root))
-            .filter { ($0.hasSuffix(".jsonl") && !$0.hasSuffix(".export.jsonl")) || $0.hasSuffix(".lmdb") }.sorted()
-        XCTAssertGreaterThan(fixtures.count, 25)
-        for fixture in fixtures {
-            let base = fixture.hasSuffix(".lmdb") ? fixture.dropLast(".lmdb".count) : fixture.dropLast(".jsonl".count)
-            let expectedPath = "\(root)/\(base).expected.json"
-            let expected = try String(contentsOfFile: expectedPath, encoding: .utf8)
-            // Replayed with the options the expected report records, as `--expect` does.
-            let options = try ExpectedReport.options(in: expected, path: expectedPath)
-            var configuration = try options.rulesPath(expectedAt: expectedPath).map {
-                try RuleConfiguration(json: String(contentsOfFile: $0, encoding: .utf8), path: $0)
-            } ?? RuleConfiguration()
-            configuration.explore = options.explore
-            XCTAssertEqual(options.explore, fixture.hasPrefix("explore/"), "\(fixture): the fixtures of traces/explore/, and only they, record --explore")
-            let report = try Replayer.replay("\(root)/\(fixture)", configuration: configuration)
-            if let diff = try ExpectedReport.difference(report, expectedText: expected, expectedPath: expectedPath) {
-                XCTFail(diff)
-            }
-        }
-    }
-
     func testEveryRuleHasANegativeFixtureThatDoesNotFireIt() throws {
         let root = "\(repositoryRoot)/traces"
         let all = try XCTUnwrap(FileManager.default.subpaths(atPath: root))
