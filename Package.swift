@@ -98,7 +98,9 @@ let package = Package(
         ),
         .target(
             name: "LifecycleLog",
-            dependencies: ["LifecycleLogRules", "LifecycleLogRecorder", "CLMDB", "CLMDBGuard"]
+            dependencies: ["LifecycleLogRules", "LifecycleLogRecorder", "CLMDB", "CLMDBGuard"],
+            // The timeline's script, the source of Report/TimelineScript.swift (scripts/generate-timeline-script).
+            exclude: ["Report/TimelineScript.js"]
         ),
         .target(
             name: "LifecycleLogCommandLine",
