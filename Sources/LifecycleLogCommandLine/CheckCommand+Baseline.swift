@@ -1,0 +1,73 @@
+import ArgumentParser
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // FileManager, without loading all of Foundation and ICU at start-up
+#else
+import Foundation
+#endif
+import LifecycleLog
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `--baseline` and `--write-baseline` (spec/baseline.md).
+extension Replay.Check {
+    /// `--baseline` and `--write-baseline`: every trace replayed (one too), its findings kept in
+    /// memory (bounded by their number), then the baseline written, and the report of the
+    /// findings the baseline does not hold, with what it holds that no trace has any more.
+    func runWithBaseline(_ paths: [String], configuration: RuleConfiguration) throws {
+        let accepted = try baseline.map { path in try FindingBaseline.load(path, text: Self.readText(path)) }
+        if let writeBaseline {
+            try OutputFile.check(writeBaseline, writes: .json, command: "replay --write-baseline", inputs: paths, force: false, suggestion: [:])
+        }
+        var reports: [ReplayReport] = []
+        var unreadable: [LifecycleLogError] = []
+        for result in try Self.replayAll(paths, configuration: configuration) {
+            switch result {
+            case .success(let report): reports.append(report)
+            case .failure(let error): unreadable.append(error)
+            }
+        }
+        if let writeBaseline {
+            let out = try Output.to(path: writeBaseline)
+            out.write(FindingBaseline(reports: reports).json())
+            try out.commit()
+        }
+        guard let accepted else { return try writeReport(reports, unreadable: unreadable, configuration: configuration) }
+        var seen: Set<String> = []
+        var unchanged = 0
+        let fresh = reports.map { report -> ReplayReport in
+            let new = report.findings.filter { f in
+                seen.insert(FindingBaseline.fingerprint(f))
+                return !accepted.contains(f)
+            }
+            unchanged += report.findings.count - new.count
+            return ReplayReport(trace: report.trace, events: report.events, runs: report.runs, findings: new)
+        }
+        let absent = accepted.absent(seen: seen)
+        if format == .sarif {
+            Output.standardOutput.write(ReportRenderer.sarif(reports, baseline: accepted, unreadable: unreadable))
+            if !unreadable.isEmpty {
+                try Output.standardOutput.flush()
+                for error in unreadable { Output.standardError.write("replay: error: \(VisibleText.escape(error.description))\n") }
+                throw ExitCode(2)
+            }
+            return try assertion(fresh)
+        }
+        // The other formats report the new findings only; text says what the baseline hid.
+        let note = "baseline \(VisibleText.escape(baseline ?? "")): \(plural(unchanged, "finding")) in it not shown; "
+            + "\(plural(absent.count, "entry", "entries")) no finding has any more\(absent.isEmpty ? "" : ":")\n"
+            + absent.map { "  \($0.fingerprint) [\($0.rule)] \(VisibleText.escape($0.subject)) (was at seq \($0.seq) of \(VisibleText.escape($0.trace)))\n" }.joined()
+        try writeReport(fresh, unreadable: unreadable, configuration: configuration, trailer: format == .text ? note : "")
+    }
+
+    /// The text of a file the command reads (a baseline), or an error naming it.
+    static func readText(_ path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw LifecycleLogError(.io, "cannot be read (missing, or not a readable file); write a baseline with replay TRACES --write-baseline FILE", path: path)
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
