@@ -289,5 +289,5 @@ func loadRuleConfiguration(_ path: String?) throws -> RuleConfiguration {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
         throw LifecycleLogError(.io, "cannot read the rules file; check the path", path: path)
     }
-    return try RuleConfiguration(json: text, path: path, appRules: AppRules.current)
+    return try RuleConfiguration(json: text, path: path, customRules: AppRules.current)
 }

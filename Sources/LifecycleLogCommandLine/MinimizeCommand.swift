@@ -48,7 +48,7 @@ extension Replay {
         @Flag(help: "Replace existing files of another kind at -o and beside it.")
         var force = false
 
-        /// The rule `--rule` names: a catalogue id, or an app rule's (``ReplayCommand/main(appRules:)``).
+        /// The rule `--rule` names: a catalogue id, or an app rule's (``ReplayCommand/main(customRules:)``).
         static func rule(named id: String) -> Rule? {
             Rule(rawValue: id) ?? (AppRules.current.contains { $0.id == id } ? .custom(id) : nil)
         }

@@ -15,7 +15,7 @@ import Darwin
 /// import LifecycleLogCommandLine
 /// import NotesLifecycleRules  // the team's `LifecycleRule`s
 ///
-/// ReplayCommand.main(appRules: [SharedWritesComeFromWindows(), DraftsSaveWithinASecond()])
+/// ReplayCommand.main(customRules: [SharedWritesComeFromWindows(), DraftsSaveWithinASecond()])
 /// ```
 public enum ReplayCommand {
     /// Runs `replay` with the process's arguments and exits with its status: 0 when all is well,
@@ -24,16 +24,22 @@ public enum ReplayCommand {
     /// 143 when interrupted (SIGINT, SIGTERM), and SIGPIPE's 141 when standard output is a pipe
     /// closed early (`replay --help` lists them).
     ///
-    /// - Parameter appRules: the app's own rules. `replay TRACE --assert`, `report`, `minimize
+    /// - Parameter customRules: the app's own rules. `replay TRACE --assert`, `report`, `minimize
     ///   --rule ID`, `export --format perfetto`, `stats` and every other command that replays run
     ///   them beside the catalogue's; `--rules` files can switch them off or re-grade them by id.
-    public static func main(appRules: [any LifecycleRule] = []) -> Never {
-        AppRules.install(appRules)
+    public static func main(customRules: [any LifecycleRule] = []) -> Never {
+        AppRules.install(customRules)
         Replay.main()
+    }
+
+    /// Runs `replay` with the app's own rules (the earlier spelling of ``main(customRules:)``).
+    @available(*, deprecated, renamed: "main(customRules:)")
+    public static func main(appRules: [any LifecycleRule]) -> Never {
+        main(customRules: appRules)
     }
 }
 
-/// The app rules of this process (``ReplayCommand/main(appRules:)``), set once before the
+/// The app rules of this process (``ReplayCommand/main(customRules:)``), set once before the
 /// arguments are parsed and read by every command.
 enum AppRules {
     private static let rules = Locked<[any LifecycleRule]>([])

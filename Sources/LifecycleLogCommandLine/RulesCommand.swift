@@ -8,7 +8,7 @@ extension Replay {
             commandName: "rules",
             abstract: "List the rule catalogue: each rule's id, default severity, summary and fix.",
             discussion: """
-                The app rules of a replay built with ReplayCommand.main(appRules:) are listed after the \
+                The app rules of a replay built with ReplayCommand.main(customRules:) are listed after the \
                 catalogue's. With --markdown, prints the table README.md (readme) or spec/rules.md section 2 \
                 (spec) holds, generated from the same descriptions.
 

@@ -52,16 +52,16 @@ final class AppRulesEverywhereTests: XCTestCase {
     }
 
     func testARulesFileNamesAndGradesAppRulesByID() throws {
-        let off = try RuleConfiguration(json: #"{"rules":{"inspector-opens-once":"off"}}"#, appRules: [InspectorOpensOnce()])
+        let off = try RuleConfiguration(json: #"{"rules":{"inspector-opens-once":"off"}}"#, customRules: [InspectorOpensOnce()])
         XCTAssertEqual(try Replayer.replay(events: events(Self.trace), configuration: off, customRules: [InspectorOpensOnce()]).findings.count, 0)
-        let warning = try RuleConfiguration(json: #"{"rules":{"inspector-opens-once":"warning"}}"#, appRules: [InspectorOpensOnce()])
+        let warning = try RuleConfiguration(json: #"{"rules":{"inspector-opens-once":"warning"}}"#, customRules: [InspectorOpensOnce()])
         let report = try Replayer.replay(events: events(Self.trace), configuration: warning, customRules: [InspectorOpensOnce()])
         XCTAssertEqual(report.findings.map(\.severity), [.warning])
         XCTAssertThrowsError(try RuleConfiguration(json: #"{"rules":{"inspector-opens-once":"off"}}"#)) { error in
             XCTAssertTrue("\(error)".contains(#"unknown rule "inspector-opens-once""#), "\(error)")
-            XCTAssertTrue("\(error)".contains("ReplayCommand.main(appRules:)"), "\(error)")
+            XCTAssertTrue("\(error)".contains("ReplayCommand.main(customRules:)"), "\(error)")
         }
-        XCTAssertThrowsError(try RuleConfiguration(json: #"{"rules":{"inspector-opens-twice":"off"}}"#, appRules: [InspectorOpensOnce()])) { error in
+        XCTAssertThrowsError(try RuleConfiguration(json: #"{"rules":{"inspector-opens-twice":"off"}}"#, customRules: [InspectorOpensOnce()])) { error in
             XCTAssertTrue("\(error)".contains("known rules: missed-background-save"), "\(error)")
             XCTAssertTrue("\(error)".hasSuffix("kill-exposure, inspector-opens-once"), "\(error)")
         }

@@ -119,7 +119,7 @@ final class LiveCheckTests: XCTestCase {
             let id = "lost-update"
             mutating func observe(_ transition: LifecycleTransition, in context: inout LifecycleRuleContext) {}
         }
-        XCTAssertThrowsError(try LiveCheck(appRules: [Named()])) { XCTAssertTrue("\($0)".contains("is a rule of the catalogue"), "\($0)") }
+        XCTAssertThrowsError(try LiveCheck(customRules: [Named()])) { XCTAssertTrue("\($0)".contains("is a rule of the catalogue"), "\($0)") }
     }
 
     func testTheLoggerReporterLogsAtTheFindingsLevelWithMetadata() throws {

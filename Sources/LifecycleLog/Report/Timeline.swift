@@ -174,7 +174,7 @@ public struct Timeline: Sendable {
                       exactLimit: UInt64 = Timeline.exactLimit) throws -> Timeline {
         var first: Double?
         var last: Double = 0
-        var reducer = try LifecycleReducer(configuration: configuration, appRules: customRules)
+        var reducer = try LifecycleReducer(configuration: configuration, customRules: customRules)
         var kept: [Finding] = []  // placed one by one, in stream order (seq, rule)
         var aggregation = FindingAggregation()  // the rest, counted per stretch
         var errors = 0, warnings = 0, keptErrors = 0, keptWarnings = 0

@@ -79,7 +79,7 @@ struct TraceFindingTally {
     static func gather(_ path: String, configuration: RuleConfiguration, customRules: [any LifecycleRule]) throws -> TraceFindingTally {
         try Replayer.refuseFolder(path)
         var tally = TraceFindingTally()
-        var reducer = try LifecycleReducer(configuration: configuration, appRules: customRules)
+        var reducer = try LifecycleReducer(configuration: configuration, customRules: customRules)
         if Replayer.isJSONLines(path) {
             var processIndex: [String: Int32] = [:]
             try JSONLinesDecoder.forEachEvent(inFile: path, tornFinalRecord: path == "-" ? nil : { _ in }) { seq, _, event in

@@ -56,7 +56,7 @@ public struct TraceStatistics: Sendable {
     public static func gather(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
                               customRules: [any LifecycleRule] = [],
                               process: String? = nil) throws -> TraceStatistics {
-        var reducer = try LifecycleReducer(configuration: configuration, appRules: customRules)
+        var reducer = try LifecycleReducer(configuration: configuration, customRules: customRules)
         var tally = Tally(only: process)
         if Replayer.isJSONLines(path) {
             try Replayer.forEachEvent(in: path) { seq, event in

@@ -78,17 +78,17 @@ public final class LiveCheck: RecordingSink, Sendable {
     /// - Parameters:
     ///   - sink: where the events go as well (a spool, a collector, a `MemorySink`); `nil` to only check.
     ///   - configuration: the rules to run and their severities, as `replay --rules` sets them.
-    ///   - appRules: the app's own rules, run beside the catalogue's.
+    ///   - customRules: the app's own rules, run beside the catalogue's.
     ///   - reporters: where else each finding goes (`LifecycleLogLive`: Xcode runtime issues, the
     ///     system log, a swift-log `Logger`).
     ///   - maxQueuedEvents: how many recorded events may wait for the fold before the check stops.
     ///   - onFinding: called with each finding, on the live check's queue.
     /// - Throws: `LifecycleLogError` `invalidArgument` for app rules that cannot run together.
     public init(forwardingTo sink: (any RecordingSink)? = nil, configuration: RuleConfiguration = RuleConfiguration(),
-                appRules: [any LifecycleRule] = [], reporters: [any LiveFindingReporter] = [],
+                customRules: [any LifecycleRule] = [], reporters: [any LiveFindingReporter] = [],
                 maxQueuedEvents: Int = 100_000, onFinding: (@Sendable (Finding) -> Void)? = nil) throws {
         self.sink = sink
-        fold = Locked(Fold(stream: try FindingStream(configuration: configuration, customRules: appRules)))
+        fold = Locked(Fold(stream: try FindingStream(configuration: configuration, customRules: customRules)))
         self.maxQueuedEvents = max(1, maxQueuedEvents)
         self.reporters = reporters
         self.onFinding = onFinding
@@ -205,5 +205,17 @@ public final class LiveCheck: RecordingSink, Sendable {
             let message = Self.message(for: finding, destination: checkedDestination)
             for reporter in reporters { reporter.report(finding, message: message) }
         }
+    }
+}
+
+extension LiveCheck {
+    /// A live check (the earlier spelling of
+    /// ``init(forwardingTo:configuration:customRules:reporters:maxQueuedEvents:onFinding:)``).
+    @available(*, deprecated, renamed: "init(forwardingTo:configuration:customRules:reporters:maxQueuedEvents:onFinding:)")
+    public convenience init(forwardingTo sink: (any RecordingSink)? = nil, configuration: RuleConfiguration = RuleConfiguration(),
+                            appRules: [any LifecycleRule], reporters: [any LiveFindingReporter] = [],
+                            maxQueuedEvents: Int = 100_000, onFinding: (@Sendable (Finding) -> Void)? = nil) throws {
+        try self.init(forwardingTo: sink, configuration: configuration, customRules: appRules, reporters: reporters,
+                      maxQueuedEvents: maxQueuedEvents, onFinding: onFinding)
     }
 }

@@ -89,7 +89,7 @@ public enum TraceMinimizer {
         let kept = search.run()
         let minimal = kept.map { events[$0] }
         // `try!`: `customRules` were checked above.
-        var reducer = try! LifecycleReducer(configuration: configuration, appRules: customRules)
+        var reducer = try! LifecycleReducer(configuration: configuration, customRules: customRules)
         for (i, event) in minimal.enumerated() { reducer.apply(seq: UInt64(i + 1), event) }
         reducer.finish()
         let findings = reducer.findings
@@ -171,7 +171,7 @@ private struct Search {
     mutating func findings(_ kept: [Int]) -> [Finding] {
         candidates += 1
         // `try!`: `customRules` were checked when the search began.
-        var reducer = try! LifecycleReducer(configuration: configuration, appRules: customRules)
+        var reducer = try! LifecycleReducer(configuration: configuration, customRules: customRules)
         reducer.names = names
         var seq: UInt64 = 1
         for i in kept {

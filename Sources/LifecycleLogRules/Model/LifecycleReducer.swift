@@ -80,13 +80,6 @@ public struct LifecycleReducer: Sendable {
         self.customRules = customRules
     }
 
-    /// A reducer running the catalogue and `appRules`: the catalogue-only reducer when there are
-    /// none, so that replay without app rules pays nothing for them.
-    package init(configuration: RuleConfiguration, appRules: [any LifecycleRule]) throws {
-        self = appRules.isEmpty ? LifecycleReducer(configuration: configuration)
-            : try LifecycleReducer(configuration: configuration, customRules: appRules)
-    }
-
     // Sendable: every stored property is a value type of Sendable parts.
 
     /// The strings behind the model's names.

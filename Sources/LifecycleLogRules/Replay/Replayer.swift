@@ -113,7 +113,7 @@ package struct FindingStream {
     private var warnings = 0
 
     package init(configuration: RuleConfiguration, customRules: [any LifecycleRule]) throws {
-        reducer = try LifecycleReducer(configuration: configuration, appRules: customRules)
+        reducer = try LifecycleReducer(configuration: configuration, customRules: customRules)
     }
 
     /// Folds the event `seq` and hands what settled to `onFinding`.

@@ -8,7 +8,7 @@
 /// ```
 ///
 /// An app's own rules are named by their ``LifecycleRule/id`` when they are passed to
-/// ``init(json:path:appRules:)``.
+/// ``init(json:path:customRules:)``.
 public struct RuleConfiguration: Sendable, Hashable {
     /// Per-rule overrides: `nil` switches a rule off.
     public var severities: [Rule: Severity?] = [:]
@@ -35,10 +35,10 @@ public struct RuleConfiguration: Sendable, Hashable {
     /// - Parameters:
     ///   - text: the file's JSON text.
     ///   - path: the file's path, for messages.
-    ///   - appRules: an app's own rules, which `"rules"` may name by id (to switch off or re-grade).
+    ///   - customRules: an app's own rules, which `"rules"` may name by id (to switch off or re-grade).
     /// - Throws: `LifecycleLogError` `invalidInput` naming the member that is wrong (an unknown
     ///   rule id lists the known ones, app rules included).
-    public init(json text: String, path: String? = nil, appRules: [any LifecycleRule] = []) throws {
+    public init(json text: String, path: String? = nil, customRules: [any LifecycleRule] = []) throws {
         var bytes = Array(text.utf8)
         let value: JSONValue
         do {
@@ -55,11 +55,11 @@ public struct RuleConfiguration: Sendable, Hashable {
             case "rules":
                 guard case .object(let rules) = member.value else { throw bad("\"rules\" must be an object of rule ids to \"off\", \"warning\" or \"error\"") }
                 for entry in rules {
-                    let appRule = appRules.contains { $0.id == entry.name } ? Rule.custom(entry.name) : nil
+                    let appRule = customRules.contains { $0.id == entry.name } ? Rule.custom(entry.name) : nil
                     guard let rule = Rule(rawValue: entry.name) ?? appRule else {
-                        let known = Rule.allCases.map(\.rawValue) + appRules.map(\.id)
+                        let known = Rule.allCases.map(\.rawValue) + customRules.map(\.id)
                         throw bad("unknown rule \"\(entry.name)\" in \"rules\"; known rules: \(known.joined(separator: ", "))"
-                            + (appRules.isEmpty ? " (an app's own rule is known only to a replay built with it: ReplayCommand.main(appRules:))" : ""))
+                            + (customRules.isEmpty ? " (an app's own rule is known only to a replay built with it: ReplayCommand.main(customRules:))" : ""))
                     }
                     switch entry.value {
                     case .string("off"): severities[rule] = .some(nil)
@@ -83,5 +83,13 @@ public struct RuleConfiguration: Sendable, Hashable {
                 throw bad("unknown member \"\(member.name)\"; a rules file has \"rules\" and \"thresholds\"")
             }
         }
+    }
+}
+
+extension RuleConfiguration {
+    /// Reads a `--rules` file's JSON text (the earlier spelling of ``init(json:path:customRules:)``).
+    @available(*, deprecated, renamed: "init(json:path:customRules:)")
+    public init(json text: String, path: String? = nil, appRules: [any LifecycleRule]) throws {
+        try self.init(json: text, path: path, customRules: appRules)
     }
 }

@@ -1,4 +1,4 @@
 import LifecycleLogCommandLine
 import NotesRules
 
-ReplayCommand.main(appRules: [InspectorOpensOnce()])
+ReplayCommand.main(customRules: [InspectorOpensOnce()])
