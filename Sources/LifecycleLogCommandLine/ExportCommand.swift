@@ -79,7 +79,7 @@ extension Replay {
         @Option(help: "With --format otlp, where the trace's t 0 lies: milliseconds since 1970 (UTC), such as $(date +%s000) when the session started.")
         var startUnixMs: UInt64?
 
-        @Option(help: "With --format otlp, the OpenTelemetry signal: logs (every event and finding) or traces (a span per window phase).")
+        @Option(help: "With --format otlp, the OpenTelemetry signal: logs (every event and finding; the default) or traces (a span per run, window and phase).")
         var otlpSignal: OTLPSignal?
 
         @Flag(help: "Replace an existing -o file even when it is not of the kind this export writes.")

@@ -57,7 +57,8 @@ enum OTLPJSON {
     /// A `fixed64` time in nanoseconds since 1970, as the JSON mapping writes it: a string.
     static func time(_ t: Double, start: UInt64) -> JSONValue { .string(String(unixNano(t, start: start))) }
 
-    /// `bytes` as the lowercase hex of a trace or span id, `count` bytes long.
+    /// `value` as a trace or span id: lowercase hex, `count` bytes (twice as many digits) long,
+    /// zero-padded on the left.
     static func hex(_ value: UInt64, bytes count: Int = 8) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: count * 2 - digits.count) + digits
