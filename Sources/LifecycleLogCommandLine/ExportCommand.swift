@@ -61,7 +61,7 @@ extension Replay {
                   replay export s.lmdb --format otlp --otlp-signal traces -o spans.json
                 """)
 
-        @Argument(help: "The trace file to read (.lmdb; .jsonl too with --format perfetto).")
+        @Argument(help: "The trace file to read (.lmdb; .jsonl too with --format perfetto or otlp).")
         var trace: String
 
         @Option(name: .shortAndLong, help: "The file to write ('-' or none for standard output).")
