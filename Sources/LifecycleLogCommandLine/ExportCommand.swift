@@ -14,8 +14,14 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     case perfetto
     /// OpenTelemetry logs as OTLP/JSON, for the Collector's `otlpjsonfile` receiver.
     case otlp
-    /// OpenTelemetry spans as OTLP/JSON: each run a trace, each window's phase a span.
-    case otlpTraces = "otlp-traces"
+}
+
+/// What `replay export --format otlp` writes: the OpenTelemetry signal.
+enum OTLPSignal: String, ExpressibleByArgument, CaseIterable {
+    /// `ExportLogsServiceRequest`s: every event and finding a log record.
+    case logs
+    /// `ExportTraceServiceRequest`s: a trace per run, a span per window and per phase.
+    case traces
 }
 
 extension Replay {
@@ -40,27 +46,28 @@ extension Replay {
                 --format otlp writes OpenTelemetry logs in OTLP/JSON, the file format of the \
                 OpenTelemetry Collector's otlpjsonfile receiver: one ExportLogsServiceRequest per line, a resource per \
                 recorded process (service.name, service.version, os.name, os.version from its launch), each event a log \
-                record (an app-level phase of a UIKit platform as the mobile event device.app.lifecycle with \
-                ios.app.state), each finding a record with its severity, rule, fingerprint and seqs. A trace does not \
-                place its t in the calendar: --start-unix-ms says where t 0 lies (0 by default). It reads .lmdb and \
-                .jsonl traces; --explore and --rules choose the findings. --format otlp-traces writes spans instead \
-                (ExportTraceServiceRequest): each run of each process a trace with a root span, each phase of a window \
-                or of the app a child span, for a tracing backend.
+                record (an app-level state change of a UIKit platform as the mobile event device.app.lifecycle with \
+                ios.app.state: active, inactive, foreground, background, terminate), each finding a record with its \
+                severity, rule, fingerprint and seqs. --otlp-signal traces writes ExportTraceServiceRequests instead: \
+                a trace per run, a span per window and per phase (the app's too), findings as the run's span events. \
+                A trace does not place its t in the calendar: --start-unix-ms says where t 0 lies (0 by default). \
+                It reads .lmdb and .jsonl traces; --explore and --rules choose the findings.
 
                 Example:
                   replay export session.lmdb -o session.jsonl
                   replay export damaged.lmdb --salvage -o recovered.jsonl
                   replay export session.lmdb --format perfetto -o session.trace.json
                   replay export session.lmdb --format otlp -o session.otlp.json
+                  replay export s.lmdb --format otlp --otlp-signal traces -o spans.json
                 """)
 
-        @Argument(help: "The trace file to read (.lmdb; .jsonl too with --format perfetto).")
+        @Argument(help: "The trace file to read (.lmdb; .jsonl too with --format perfetto or otlp).")
         var trace: String
 
         @Option(name: .shortAndLong, help: "The file to write ('-' or none for standard output).")
         var output: String?
 
-        @Option(help: "jsonl (the interchange format), perfetto (Chrome trace-event JSON), otlp (OpenTelemetry logs, OTLP/JSON) or otlp-traces (OpenTelemetry spans).")
+        @Option(help: "jsonl (the interchange format), perfetto (Chrome trace-event JSON) or otlp (OpenTelemetry logs, OTLP/JSON).")
         var format: ExportFormat = .jsonl
 
         @Flag(help: "With --format perfetto or otlp, also place the what-if findings (kill-exposure).")
@@ -72,6 +79,9 @@ extension Replay {
         @Option(help: "With --format otlp, where the trace's t 0 lies: milliseconds since 1970 (UTC), such as $(date +%s000) when the session started.")
         var startUnixMs: UInt64?
 
+        @Option(help: "With --format otlp, the OpenTelemetry signal: logs (every event and finding; the default) or traces (a span per run, window and phase).")
+        var otlpSignal: OTLPSignal?
+
         @Flag(help: "Replace an existing -o file even when it is not of the kind this export writes.")
         var force = false
 
@@ -82,11 +92,14 @@ extension Replay {
             if format != .jsonl, salvage {
                 throw ValidationError("--salvage writes JSON Lines; leave out --format \(format.rawValue) (export the salvaged .jsonl afterwards)")
             }
-            if format == .jsonl || format == .otlpTraces, explore || rules != nil {
+            if format == .jsonl, explore || rules != nil {
                 throw ValidationError("--explore and --rules choose findings, which only --format perfetto and otlp export")
             }
-            if format != .otlp && format != .otlpTraces, startUnixMs != nil {
-                throw ValidationError("--start-unix-ms places the trace in time for --format otlp and otlp-traces only")
+            if format != .otlp, startUnixMs != nil {
+                throw ValidationError("--start-unix-ms places the trace in time for --format otlp only")
+            }
+            if format != .otlp, otlpSignal != nil {
+                throw ValidationError("--otlp-signal chooses what --format otlp writes; add --format otlp")
             }
             if let ms = startUnixMs, ms > UInt64.max / 1_000_000 {
                 throw ValidationError("--start-unix-ms must be at most \(UInt64.max / 1_000_000) (the year 2554 in nanoseconds), got \(ms)")
@@ -173,16 +186,16 @@ extension Replay {
             }
         }
 
-        /// `--format perfetto` (the trace-event JSON) or `otlp` (OTLP/JSON logs), written only when whole.
+        /// `--format perfetto` (the trace-event JSON) or `otlp` (OTLP/JSON logs or spans), written only when whole.
         private func exportWithFindings() throws {
             var configuration = try loadRuleConfiguration(rules)
             configuration.explore = explore
             let start = (startUnixMs ?? 0) * 1_000_000
             func write(_ body: (String) throws -> Void) throws {
-                if format == .otlp {
+                if format == .otlp, otlpSignal == .traces {
+                    try OTLPTracesExport.write(trace, configuration: configuration, customRules: AppRules.current, startUnixNano: start, body)
+                } else if format == .otlp {
                     try OTLPLogsExport.write(trace, configuration: configuration, customRules: AppRules.current, startUnixNano: start, body)
-                } else if format == .otlpTraces {
-                    try OTLPTracesExport.write(trace, startUnixNano: start, body)
                 } else {
                     try TraceEventExport.write(trace, configuration: configuration, customRules: AppRules.current, body)
                 }

@@ -5,18 +5,18 @@ import LifecycleLogRules
 /// `otlpjsonfile` receiver reads, one `ExportLogsServiceRequest` per line (issue 32).
 ///
 /// - **Records.** Each event is a log record (severity `INFO`) with its seq, kind and members as
-///   attributes under `lifecycle_log.`; an app-level `phase` and a `delegate` `willTerminate` of a
-///   UIKit platform (iOS, iPadOS, tvOS, visionOS, Mac Catalyst) are the semantic conventions'
-///   mobile event `device.app.lifecycle`, with `ios.app.state` (`active`, `inactive`,
-///   `background`, `terminate`) in its body, as the conventions ask; every other event is named
-///   `lifecycle_log.` and its kind. Each finding is a record `lifecycle_log.finding` right after its
-///   anchor event, with its severity (`WARN`, `ERROR`), rule, fingerprint (`lifecycleFindingHash/v2`,
-///   as SARIF's), seq and related seqs, its message as the body.
-/// - **Resources.** One per recorded process, from the process's first `launch`: `service.name`
-///   (the launch's `app`, else the process's name, else `app`), `service.version` (its `build`),
-///   `os.name` (the platform) and `os.version` (its `os`), plus `lifecycle_log.process`. A trace
-///   records no device model, so `device.model.identifier` is written only from a launch member
-///   `deviceModel` a recorder added.
+///   attributes under `lifecycle_log.`. An app-level state change of a UIKit platform (iOS, iPadOS,
+///   tvOS, visionOS, Mac Catalyst) is the semantic conventions' mobile event
+///   `device.app.lifecycle` (its `eventName`), with the attribute `ios.app.state` (`active`,
+///   `inactive`, `foreground`, `background`, `terminate`; ``IOSAppStates`` says which event is
+///   which); every other event is named `lifecycle_log.` and its kind. Each finding is a record
+///   `lifecycle_log.finding` right after its anchor event, with its severity (`WARN`, `ERROR`),
+///   rule, fingerprint (`lifecycleFindingHash/v2`, as SARIF's), seq and related seqs, its message
+///   as the body.
+/// - **Resources.** One per recorded process, from the process's first `launch`
+///   (``OTLPJSON/resource(process:launch:extra:)``): `service.name`, `service.version`, `os.name`,
+///   `os.version`, `device.model.identifier` when known, `lifecycle_log.process`. A request holds
+///   each process's records under one `ResourceLogs` (``OTLPRequestWriter``).
 /// - **Time.** A trace's `t` counts milliseconds from its start, which it does not place in the
 ///   calendar: `timeUnixNano` is `startUnixNano` plus `t`, rounded to the nanosecond (0 by default,
 ///   so that the same trace gives the same bytes). 64-bit integers are strings, as the protobuf JSON
@@ -25,11 +25,7 @@ import LifecycleLogRules
 ///   what is kept is the findings and each process's resource.
 package struct OTLPLogsExport {
     /// The most log records in one request (one line of the file).
-    package static let recordsPerRequest = 512
-
-    /// The instrumentation scope of every record.
-    static let scope: JSONValue = .object([JSONMember("name", .string("LifecycleLog")),
-                                           JSONMember("version", .string(LifecycleLogVersion.current))])
+    package static let recordsPerRequest = OTLPRequestWriter.limit
 
     /// Writes the OTLP/JSON logs of the trace at `path` (a trace file or JSON Lines), a line at a time.
     ///
@@ -38,190 +34,85 @@ package struct OTLPLogsExport {
     ///   - customRules: an app's own rules, run beside the catalogue's.
     ///   - startUnixNano: where `t` 0 lies, in nanoseconds since 1970.
     ///   - body: called with each line, newline included.
+    /// - Throws: `LifecycleLogError` for a missing, damaged or malformed trace, or what `body` throws.
     package static func write(_ path: String, configuration: RuleConfiguration = RuleConfiguration(),
                               customRules: [any LifecycleRule] = [], startUnixNano: UInt64 = 0,
                               _ body: (String) throws -> Void) throws {
-        var findings: [Finding] = []
-        _ = try Replayer.replay(path, configuration: configuration, customRules: customRules) { findings.append($0) }
-        var fingerprints = FindingFingerprints()
-        var keyed = findings.map { (finding: $0, fingerprint: fingerprints.next($0)) }  // report order, as SARIF
-        keyed.sort { ($0.finding.seq, $0.finding.rule.rawValue) < ($1.finding.seq, $1.finding.rule.rawValue) }
-
-        // Each process's resource, from its first launch (a pass that keeps one entry per process).
-        var resources: [String: JSONValue] = [:]
-        try Replayer.forEachEvent(in: path) { _, event in
-            let process = event.process ?? ""
-            if resources[process] == nil, case .launch(let launch) = event.kind {
-                resources[process] = resource(process: process, launch: launch, extra: event.extraFields)
-            }
-            return true
-        }
+        let keyed = try fingerprintedFindings(path, configuration: configuration, customRules: customRules)
+        let pass = try OTLPTracePass(path, hashing: false)
 
         try withoutActuallyEscaping(body) { body in
-            var writer = Writer(startUnixNano: startUnixNano, body: body)
+            var writer = OTLPRequestWriter(.logs, body: body)
+            var states = IOSAppStates()
             var next = 0
-            var platforms: [String: Platform] = [:]  // each process's, from its latest launch
+            var last: (process: String, t: Double) = ("", 0)
+            func add(_ record: [JSONMember], t: Double, process: String) throws {
+                try writer.add(.object([JSONMember("timeUnixNano", OTLPJSON.time(t, start: startUnixNano))] + record),
+                               process: process, resource: pass.resource(process))
+            }
             try Replayer.forEachEvent(in: path) { seq, event in
                 let process = event.process ?? ""
-                if case .launch(let launch) = event.kind { platforms[process] = launch.platform }
-                try writer.add(record(seq: seq, event, platform: platforms[process]), process: process,
-                               resource: resources[process] ?? resource(process: process, launch: nil, extra: []))
+                try add(record(seq: seq, event, state: states.state(of: event)), t: event.t, process: process)
                 while next < keyed.count, keyed[next].finding.seq <= seq {
-                    let (finding, fingerprint) = keyed[next]
-                    try writer.add(record(finding, fingerprint: fingerprint, t: event.t), process: process,
-                                   resource: resources[process] ?? resource(process: process, launch: nil, extra: []))
+                    try add(record(keyed[next].finding, fingerprint: keyed[next].fingerprint), t: event.t, process: process)
                     next += 1
                 }
+                last = (process, event.t)
                 return true
             }
             // A finding past the last event (none in the catalogue) still goes out, at the last time.
             for (finding, fingerprint) in keyed[next...] {
-                try writer.add(record(finding, fingerprint: fingerprint, t: writer.lastT), process: writer.process ?? "",
-                               resource: writer.resource)
+                try add(record(finding, fingerprint: fingerprint), t: last.t, process: last.process)
             }
             try writer.flush()
         }
     }
 
-    /// Gathers a process's records into requests of at most ``recordsPerRequest``.
-    private struct Writer {
-        let startUnixNano: UInt64
-        let body: (String) throws -> Void
-        var process: String?
-        var resource: JSONValue = .null
-        var records: [JSONValue] = []
-        /// The time of the last record.
-        var lastT: Double = 0
-
-        mutating func add(_ record: (t: Double, members: [JSONMember]), process: String, resource: JSONValue) throws {
-            if process != self.process || records.count >= OTLPLogsExport.recordsPerRequest { try flush() }
-            self.process = process
-            lastT = record.t
-            self.resource = resource
-            records.append(.object([JSONMember("timeUnixNano", .string(String(OTLPLogsExport.unixNano(record.t, start: startUnixNano))))] + record.members))
-        }
-
-        mutating func flush() throws {
-            guard !records.isEmpty else { return }
-            let request: JSONValue = .object([JSONMember("resourceLogs", .array([.object([
-                JSONMember("resource", resource),
-                JSONMember("scopeLogs", .array([.object([
-                    JSONMember("scope", OTLPLogsExport.scope),
-                    JSONMember("logRecords", .array(records)),
-                ])])),
-            ])]))])
-            var out: [UInt8] = []
-            JSONWriter.write(request, into: &out)
-            out.append(UInt8(ascii: "\n"))
-            try body(String(decoding: out, as: UTF8.self))
-            records.removeAll(keepingCapacity: true)
-        }
+    /// The trace's findings (as `replay TRACE` gives them) with their SARIF fingerprints (numbered
+    /// in report order), sorted by seq and then rule, the order they are written in.
+    static func fingerprintedFindings(_ path: String, configuration: RuleConfiguration,
+                                      customRules: [any LifecycleRule]) throws -> [(finding: Finding, fingerprint: String)] {
+        var findings: [Finding] = []
+        _ = try Replayer.replay(path, configuration: configuration, customRules: customRules) { findings.append($0) }
+        var fingerprints = FindingFingerprints()
+        var keyed = findings.map { (finding: $0, fingerprint: fingerprints.next($0)) }  // report order, as SARIF
+        keyed.sort { ($0.finding.seq, $0.finding.rule.rawValue) < ($1.finding.seq, $1.finding.rule.rawValue) }
+        return keyed
     }
 
-    /// `start` plus `t` milliseconds in nanoseconds, rounded; the largest 64-bit value for a time
-    /// beyond it (a `t` of more than 584 years).
-    static func unixNano(_ t: Double, start: UInt64) -> UInt64 {
-        let ns = (t * 1_000_000).rounded()
-        guard ns < 18_446_744_073_709_549_568 else { return .max }  // the largest double below 2^64
-        let (sum, overflow) = start.addingReportingOverflow(UInt64(ns))
-        return overflow ? .max : sum
-    }
-
-    /// The platforms whose app-level states are UIKit's, which `ios.app.state` names.
-    static func isUIKit(_ platform: Platform?) -> Bool {
-        switch platform {
-        case .iOS?, .iPadOS?, .tvOS?, .visionOS?, .macCatalyst?: return true
-        default: return false
-        }
-    }
-
-    static func resource(process: String, launch: LifecycleEvent.Launch?, extra: [JSONMember]) -> JSONValue {
-        var attributes: [JSONValue] = [attribute("service.name", text(launch?.app ?? (process.isEmpty ? "app" : process)))]
-        if let build = launch?.build { attributes.append(attribute("service.version", text(build))) }
-        if let platform = launch?.platform { attributes.append(attribute("os.name", text(platform.rawValue))) }
-        if let os = launch?.os { attributes.append(attribute("os.version", text(os))) }
-        if let model = extra.first(where: { $0.name == "deviceModel" }), case .string(let name) = model.value {
-            attributes.append(attribute("device.model.identifier", text(name)))
-        }
-        attributes.append(attribute("lifecycle_log.process", text(process)))
-        return .object([JSONMember("attributes", .array(attributes))])
-    }
-
-    /// An event's record (without its time), and its `t`; `platform` is that of its process's
-    /// latest launch.
-    private static func record(seq: UInt64, _ event: LifecycleEvent, platform: Platform?) -> (t: Double, members: [JSONMember]) {
-        var attributes = [attribute("lifecycle_log.seq", integer(seq)), attribute("lifecycle_log.event", text(event.name))]
+    /// An event's record (without its time); `state` is its `ios.app.state`, if it has one.
+    private static func record(seq: UInt64, _ event: LifecycleEvent, state: String?) -> [JSONMember] {
+        var attributes = [OTLPJSON.attribute("lifecycle_log.seq", OTLPJSON.integer(seq)),
+                          OTLPJSON.attribute("lifecycle_log.event", OTLPJSON.text(event.name))]
         for member in event.jsonMembers.dropFirst(2) where member.name != "process" {  // after `event` and `t`
-            attributes.append(attribute("lifecycle_log." + member.name, value(member.value)))
+            attributes.append(OTLPJSON.attribute("lifecycle_log." + member.name, OTLPJSON.value(member.value)))
         }
-        var members: [JSONMember] = []
-        var eventName = "lifecycle_log." + event.name
-        var state: String?
-        switch event.kind {
-        case .phase(let phase, window: nil):
-            state = phase.rawValue
-        case .delegate(callback: "willTerminate", window: nil):
-            state = "terminate"
-        default:
-            break
-        }
-        if let state, isUIKit(platform) {
-            eventName = "device.app.lifecycle"
-            members.append(JSONMember("body", .object([JSONMember("kvlistValue", .object([JSONMember("values", .array([
-                attribute("ios.app.state", text(state)),
-            ]))]))])))
-        }
-        members.insert(contentsOf: [JSONMember("severityNumber", .number("9")), JSONMember("severityText", .string("INFO"))], at: 0)
-        members.append(JSONMember("attributes", .array(attributes)))
-        members.append(JSONMember("eventName", .string(eventName)))
-        return (event.t, members)
+        if let state { attributes.insert(OTLPJSON.attribute("ios.app.state", OTLPJSON.text(state)), at: 0) }
+        return [
+            JSONMember("severityNumber", .number("9")),
+            JSONMember("severityText", .string("INFO")),
+            JSONMember("attributes", .array(attributes)),
+            JSONMember("eventName", .string(state == nil ? "lifecycle_log." + event.name : "device.app.lifecycle")),
+        ]
     }
 
-    /// A finding's record (without its time), at `t`, the time of its anchor event.
-    private static func record(_ finding: Finding, fingerprint: String, t: Double) -> (t: Double, members: [JSONMember]) {
+    /// A finding's record (without its time, that of its anchor event). A warning is `WARN` (13),
+    /// an error `ERROR` (17): the first `SeverityNumber` of each range.
+    private static func record(_ finding: Finding, fingerprint: String) -> [JSONMember] {
         let error = finding.severity == .error
-        var attributes = [attribute("lifecycle_log.rule", text(finding.rule.rawValue)),
-                          attribute("lifecycle_log.fingerprint", text(fingerprint)),
-                          attribute("lifecycle_log.seq", integer(finding.seq))]
+        var attributes = [OTLPJSON.attribute("lifecycle_log.rule", OTLPJSON.text(finding.rule.rawValue)),
+                          OTLPJSON.attribute("lifecycle_log.severity", OTLPJSON.text(finding.severity.rawValue)),
+                          OTLPJSON.attribute("lifecycle_log.fingerprint", OTLPJSON.text(fingerprint)),
+                          OTLPJSON.attribute("lifecycle_log.seq", OTLPJSON.integer(finding.seq))]
         if !finding.related.isEmpty {
-            attributes.append(attribute("lifecycle_log.related", .object([JSONMember("arrayValue", .object([
-                JSONMember("values", .array(finding.related.map(integer))),
-            ]))])))
+            attributes.append(OTLPJSON.attribute("lifecycle_log.related", OTLPJSON.integers(finding.related)))
         }
-        return (t, [
+        return [
             JSONMember("severityNumber", .number(error ? "17" : "13")),
             JSONMember("severityText", .string(error ? "ERROR" : "WARN")),
             JSONMember("body", .object([JSONMember("stringValue", .string(finding.message))])),
             JSONMember("attributes", .array(attributes)),
             JSONMember("eventName", .string("lifecycle_log.finding")),
-        ])
-    }
-
-    /// A `KeyValue`.
-    static func attribute(_ key: String, _ value: JSONValue) -> JSONValue {
-        .object([JSONMember("key", .string(key)), JSONMember("value", value)])
-    }
-
-    /// An `AnyValue` holding a string.
-    static func text(_ s: String) -> JSONValue { .object([JSONMember("stringValue", .string(s))]) }
-
-    /// An `AnyValue` holding a 64-bit integer (a string, as the protobuf JSON mapping writes them).
-    static func integer(_ i: UInt64) -> JSONValue { .object([JSONMember("intValue", .string(String(i)))]) }
-
-    /// The `AnyValue` of a member's JSON value: strings, booleans and whole numbers as themselves,
-    /// other numbers as doubles, lists and objects as their JSON text.
-    static func value(_ v: JSONValue) -> JSONValue {
-        switch v {
-        case .string(let s): return .object([JSONMember("stringValue", .string(s))])
-        case .bool(let b): return .object([JSONMember("boolValue", .bool(b))])
-        case .number(let literal):
-            if let i = Int64(literal) { return .object([JSONMember("intValue", .string(String(i)))]) }
-            if let d = Double(literal), d.isFinite { return .object([JSONMember("doubleValue", .number(JSONWriter.number(d)))]) }
-            return .object([JSONMember("stringValue", .string(literal))])
-        case .null, .array, .object:
-            var out: [UInt8] = []
-            JSONWriter.write(v, into: &out)
-            return .object([JSONMember("stringValue", .string(String(decoding: out, as: UTF8.self)))])
-        }
+        ]
     }
 }
