@@ -15,12 +15,14 @@ import Darwin
 /// `--baseline` and `--write-baseline` (spec/baseline.md).
 extension Replay.Check {
     /// `--baseline` and `--write-baseline`: every trace replayed (one too), its findings kept in
-    /// memory (bounded by their number), then the baseline written, and the report of the
-    /// findings the baseline does not hold, with what it holds that no trace has any more.
+    /// memory (bounded by their number), then the baseline written (unless a trace could not be
+    /// read), and the report of the findings the baseline does not hold, with what it holds that
+    /// no trace has any more.
     func runWithBaseline(_ paths: [String], configuration: RuleConfiguration) throws {
         let accepted = try baseline.map { path in try FindingBaseline.load(path, text: Self.readText(path)) }
         if let writeBaseline {
-            try OutputFile.check(writeBaseline, writes: .json, command: "replay --write-baseline", inputs: paths, force: false, suggestion: [:])
+            try OutputFile.check(writeBaseline, writes: .json, command: "replay --write-baseline", inputs: paths, force: false,
+                                 argument: "--write-baseline")
         }
         var reports: [ReplayReport] = []
         var unreadable: [LifecycleLogError] = []
@@ -31,22 +33,27 @@ extension Replay.Check {
             }
         }
         if let writeBaseline {
-            let out = try Output.to(path: writeBaseline)
-            out.write(FindingBaseline(reports: reports).json())
-            try out.commit()
+            if unreadable.isEmpty {
+                let out = try Output.to(path: writeBaseline)
+                out.write(FindingBaseline(reports: reports).json())
+                try out.commit()
+            } else {
+                // Without their findings, the next run would call them all new.
+                Output.standardError.write("replay: error: \(VisibleText.escape(writeBaseline)): the baseline was not written: "
+                    + "\(plural(unreadable.count, "trace")) could not be read (below)\n")
+            }
         }
         guard let accepted else { return try writeReport(reports, unreadable: unreadable, configuration: configuration) }
-        var seen: Set<String> = []
-        var unchanged = 0
+        var seen: [String] = []
         let fresh = reports.map { report -> ReplayReport in
             let new = report.findings.filter { f in
-                seen.insert(FindingBaseline.fingerprint(f))
-                return !accepted.contains(f)
+                let fingerprint = FindingBaseline.fingerprint(f)
+                seen.append(fingerprint)
+                return accepted.state(of: fingerprint) == .new
             }
-            unchanged += report.findings.count - new.count
             return ReplayReport(trace: report.trace, events: report.events, runs: report.runs, findings: new)
         }
-        let absent = accepted.absent(seen: seen)
+        let unchanged = reports.reduce(0) { $0 + $1.findings.count } - fresh.reduce(0) { $0 + $1.findings.count }
         if format == .sarif {
             Output.standardOutput.write(ReportRenderer.sarif(reports, baseline: accepted, unreadable: unreadable))
             if !unreadable.isEmpty {
@@ -57,9 +64,8 @@ extension Replay.Check {
             return try assertion(fresh)
         }
         // The other formats report the new findings only; text says what the baseline hid.
-        let note = "baseline \(VisibleText.escape(baseline ?? "")): \(plural(unchanged, "finding")) in it not shown; "
-            + "\(plural(absent.count, "entry", "entries")) no finding has any more\(absent.isEmpty ? "" : ":")\n"
-            + absent.map { "  \($0.fingerprint) [\($0.rule)] \(VisibleText.escape($0.subject)) (was at seq \($0.seq) of \(VisibleText.escape($0.trace)))\n" }.joined()
+        let note = FindingBaseline.textNote(path: baseline ?? "", hidden: plural(unchanged, "finding"),
+                                            absent: accepted.compare(seen: seen).absent)
         try writeReport(fresh, unreadable: unreadable, configuration: configuration, trailer: format == .text ? note : "")
     }
 

@@ -39,15 +39,25 @@ extension Replay {
                 Findings are located at the file line of their event in a .jsonl trace \
                 (trace.jsonl:18: … (seq 13)) and at their seq in a .lmdb trace (trace.lmdb: seq 13:).
 
-                Exit status: 0; 1 when --assert finds an error (or a warning with --strict) or a trace \
+                Baselines (spec/baseline.md), as SwiftLint's: --write-baseline FILE records the identity \
+                (rule and subject) of every finding of the run, sorted, one a line, and leaves the report \
+                as it is. --baseline FILE reports only the findings whose identity is not in it (new), and \
+                only they fail --assert; the text report then says how many the baseline hid, and lists its \
+                entries that no trace of the run has (absent). SARIF keeps every finding, with \
+                baselineState new or unchanged, plus a result for each absent entry.
+
+                Exit status: 0; 1 when --assert finds an error (or a warning with --strict; with --baseline, \
+                one not in it) or a trace \
                 has no events, or when --expect finds a difference or an expected report without its trace; \
-                2 for bad input or arguments, also when some traces could not be read (the others are still \
-                reported).
+                2 for bad input or arguments (a --baseline file that is not one too), also when some traces \
+                could not be read (the others are still reported, and --write-baseline writes nothing).
 
                 Examples:
                   replay session.lmdb --assert
                   replay traces/ --assert --format junit > replay.xml
                   replay traces/ --assert --format github
+                  replay traces/ --write-baseline lifecycle-baseline.json
+                  replay traces/ --baseline lifecycle-baseline.json --assert
                   replay session.lmdb --state --at 4812
                   replay traces/lost-update.jsonl --expect traces/lost-update.expected.json
                   replay traces/ --expect traces/ --assert
@@ -89,10 +99,10 @@ extension Replay {
         @Flag(help: "With --expect, compare the findings' message text too (by default only what the spec makes contract: rule, severity, seq, related, and the counts).")
         var expectMessages = false
 
-        @Option(help: "Report and --assert only findings that are not in this baseline file (spec/baseline.md); list its entries no finding has any more. SARIF gives every result its baselineState.")
+        @Option(help: "Report and --assert only the findings that are not in this baseline file (spec/baseline.md), and list its entries no finding has any more. SARIF gives every result its baselineState (new, unchanged, absent).")
         var baseline: String?
 
-        @Option(help: "Write the findings' identities to this baseline file (spec/baseline.md), for a later --baseline; the report is printed as usual.")
+        @Option(help: "Write the identities of the findings to this baseline file (spec/baseline.md), for a later --baseline; the report is printed as usual. Nothing is written when a trace cannot be read.")
         var writeBaseline: String?
 
         func validate() throws {
@@ -112,6 +122,9 @@ extension Replay {
             }
             if let baseline, baseline == writeBaseline {
                 throw ValidationError("--write-baseline would replace the --baseline it compares with; write the new baseline to another file")
+            }
+            if writeBaseline == "-" {
+                throw ValidationError("--write-baseline needs a file name: the report goes to standard output (replay traces/ --write-baseline lifecycle-baseline.json)")
             }
             if strict && !assert && format != .junit {
                 throw ValidationError("--strict goes with --assert (it makes warnings fail the assertion): replay TRACE --assert --strict")
@@ -138,7 +151,7 @@ extension Replay {
                 try compareWithExpected(expect)
                 return
             }
-            let paths = try Self.expand(traces, notTraces: (rules.map { [$0] } ?? []) + (baseline.map { [$0] } ?? []))
+            let paths = try Self.expand(traces, notTraces: [rules, baseline, writeBaseline].compactMap { $0 })
             warnAboutTornRecords(paths)
             if baseline != nil || writeBaseline != nil {
                 return try runWithBaseline(paths, configuration: configuration)

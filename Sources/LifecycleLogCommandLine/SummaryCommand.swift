@@ -77,6 +77,9 @@ extension Replay {
             if let baseline, baseline == writeBaseline {
                 throw ValidationError("--write-baseline would replace the --baseline it compares with; write the new baseline to another file")
             }
+            if writeBaseline == "-" {
+                throw ValidationError("--write-baseline needs a file name: the summary goes to standard output (replay summary traces/ --write-baseline lifecycle-baseline.json)")
+            }
             if strict && !assert { throw ValidationError("--strict goes with --assert: replay summary traces/ --assert --strict") }
         }
 
@@ -84,7 +87,7 @@ extension Replay {
             var configuration = try loadRuleConfiguration(rules)
             configuration.explore = explore
             let accepted = try baseline.map { path in try FindingBaseline.load(path, text: Check.readText(path)) }
-            let scan = try TraceScan(traces, notTraces: (rules.map { [$0] } ?? []) + (baseline.map { [$0] } ?? []))
+            let scan = try TraceScan(traces, notTraces: [rules, baseline, writeBaseline].compactMap { $0 })
             for skipped in scan.skipped { Output.standardError.write("warning: \(TraceScan.message(skipped))\n") }
             if let empty = scan.emptyFolders.first { throw Check.noTraces(in: empty) }
             let entries = scan.entries
@@ -92,7 +95,8 @@ extension Replay {
             warnAboutTornRecords(entries.map(\.path))
 
             if let writeBaseline {
-                try OutputFile.check(writeBaseline, writes: .json, command: "replay summary --write-baseline", inputs: entries.map(\.path), force: false, suggestion: [:])
+                try OutputFile.check(writeBaseline, writes: .json, command: "replay summary --write-baseline", inputs: entries.map(\.path), force: false,
+                                     argument: "--write-baseline")
             }
             var summary = try Terminal.withProgress("summarising \(entries.count) trace\(entries.count == 1 ? "" : "s")",
                                                     total: UInt64(entries.count), unit: "trace") { progress in
@@ -100,18 +104,21 @@ extension Replay {
                                       customRules: AppRules.current, progress: { progress.update(UInt64($0)) })
             }
             if let writeBaseline {
-                let file = try Output.to(path: writeBaseline)
-                file.write(FindingBaseline(groups: summary.sortedGroups).json())
-                try file.commit()
+                if summary.sortedUnreadable.isEmpty {
+                    let file = try Output.to(path: writeBaseline)
+                    file.write(FindingBaseline(groups: summary.sortedGroups).json())
+                    try file.commit()
+                } else {
+                    // Without their findings, the next run would call them all new.
+                    Output.standardError.write("replay: error: \(VisibleText.escape(writeBaseline)): the baseline was not written: "
+                        + "\(plural(summary.sortedUnreadable.count, "trace")) could not be read (below)\n")
+                }
             }
             var trailer = ""
             if let accepted, let baseline {
-                let seen = Set(summary.groups.values.map(\.fingerprint))
-                let absent = accepted.absent(seen: seen)
+                let absent = accepted.compare(seen: summary.groups.values.map(\.fingerprint)).absent
                 let (groups, findings) = summary.setAside(accepted)
-                trailer = "baseline \(VisibleText.escape(baseline)): \(plural(groups, "group")) (\(plural(findings, "finding"))) in it not shown; "
-                    + "\(plural(absent.count, "entry", "entries")) no group has any more\(absent.isEmpty ? "" : ":")\n"
-                    + absent.map { "  \($0.fingerprint) [\($0.rule)] \(VisibleText.escape($0.subject)) (was at seq \($0.seq) of \(VisibleText.escape($0.trace)))\n" }.joined()
+                trailer = FindingBaseline.textNote(path: baseline, hidden: "\(plural(groups, "group")) (\(plural(findings, "finding")))", absent: absent)
             }
             let rendered = switch format {
             case .text: summary.text() + (trailer.isEmpty ? "" : "\n" + trailer)

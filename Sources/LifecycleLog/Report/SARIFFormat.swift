@@ -93,8 +93,9 @@ extension ReportRenderer {
         for report in reports {
             var fingerprints = FindingFingerprints()
             for f in report.findings {
-                let state = baseline.contains(f) ? "unchanged" : "new"
-                seen.insert(FindingBaseline.fingerprint(f))
+                let fingerprint = FindingBaseline.fingerprint(f)
+                seen.insert(fingerprint)
+                let state = baseline.state(of: fingerprint).rawValue
                 results.append(String(sarifResult(f, trace: report.trace, fingerprints: &fingerprints).dropLast()) + ",\"baselineState\":\"\(state)\"}")
             }
         }
@@ -102,13 +103,17 @@ extension ReportRenderer {
         for entry in baseline.absent(seen: seen) {
             var out: [UInt8] = []
             func raw(_ s: String) { out.append(contentsOf: s.utf8) }
-            raw("{\"ruleId\":")
-            JSONWriter.writeString(entry.rule, into: &out)
-            if let index = ruleIndex[entry.rule] { raw(",\"ruleIndex\":\(index)") }
+            raw("{")
+            if !entry.rule.isEmpty {  // a file another tool wrote may leave the rule out
+                raw("\"ruleId\":")
+                JSONWriter.writeString(entry.rule, into: &out)
+                if let index = ruleIndex[entry.rule] { raw(",\"ruleIndex\":\(index)") }
+                raw(",")
+            }
             let level = entry.severity == "error" || entry.severity == "warning" ? entry.severity : "warning"
-            raw(",\"level\":\"\(level)\",\"message\":{\"text\":")
+            raw("\"level\":\"\(level)\",\"message\":{\"text\":")
             JSONWriter.writeString("in the baseline, not found in this run (it was at seq \(entry.seq) of \(entry.trace)): \(entry.message)", into: &out)
-            raw("},\"partialFingerprints\":{\"\(FindingFingerprints.key)\":\"\(entry.fingerprint):1\"},\"baselineState\":\"absent\"}")
+            raw("},\"partialFingerprints\":{\"\(FindingFingerprints.key)\":\"\(entry.fingerprint):1\"},\"baselineState\":\"\(FindingBaseline.State.absent.rawValue)\"}")
             results.append(String(decoding: out, as: UTF8.self))
         }
         return sarifPrefix + results.joined(separator: ",") + sarifSuffix(unreadable: unreadable)
