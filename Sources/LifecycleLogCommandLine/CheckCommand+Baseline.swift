@@ -21,7 +21,9 @@ extension Replay.Check {
     func runWithBaseline(_ paths: [String], configuration: RuleConfiguration) throws {
         let accepted = try baseline.map { path in try FindingBaseline.load(path, text: Self.readText(path)) }
         if let writeBaseline {
-            try OutputFile.check(writeBaseline, writes: .json, command: "replay --write-baseline", inputs: paths, force: false,
+            // The --rules and --baseline files are inputs too (by device and inode: ./b.json is b.json).
+            try OutputFile.check(writeBaseline, writes: .json, command: "replay --write-baseline",
+                                 inputs: paths + [rules, baseline].compactMap { $0 }, force: false,
                                  argument: "--write-baseline")
         }
         var reports: [ReplayReport] = []

@@ -95,7 +95,8 @@ extension Replay {
             warnAboutTornRecords(entries.map(\.path))
 
             if let writeBaseline {
-                try OutputFile.check(writeBaseline, writes: .json, command: "replay summary --write-baseline", inputs: entries.map(\.path), force: false,
+                try OutputFile.check(writeBaseline, writes: .json, command: "replay summary --write-baseline",
+                                     inputs: entries.map(\.path) + [rules, baseline].compactMap { $0 }, force: false,
                                      argument: "--write-baseline")
             }
             var summary = try Terminal.withProgress("summarising \(entries.count) trace\(entries.count == 1 ? "" : "s")",

@@ -311,6 +311,18 @@ final class FindingBaselineTests: XCTestCase {
         XCTAssertEqual(jsonl.status, 2)
         XCTAssertTrue(jsonl.stderr.contains("give --write-baseline a name"), jsonl.stderr)
 
+        // Nor over the --rules file or the --baseline file, however it is spelt.
+        let rulesFile = temporary.write("rules.json", #"{"rules":{"phase-skip":"off"}}"#)
+        let overRules = try replay(traces, "--rules", rulesFile, "--write-baseline", rulesFile)
+        XCTAssertEqual(overRules.status, 2)
+        XCTAssertTrue(overRules.stderr.contains("this is the command's own input"), overRules.stderr)
+        XCTAssertEqual(try String(contentsOfFile: rulesFile, encoding: .utf8), #"{"rules":{"phase-skip":"off"}}"#)
+        let accepted = temporary.file("accepted.json")
+        XCTAssertEqual(try replay(traces, "--write-baseline", accepted).status, 0)
+        let spelt = temporary.path + "/./accepted.json"
+        XCTAssertEqual(try replay(traces, "--baseline", accepted, "--write-baseline", spelt).status, 2)
+        XCTAssertEqual(try replay("summary", traces, "--baseline", accepted, "--write-baseline", spelt).status, 2)
+
         // A baseline of the folder is replaced by the next one; one inside the folder is not read as a trace.
         let inside = traces + "/lifecycle-baseline.json"
         XCTAssertEqual(try replay(traces, "--write-baseline", inside).status, 0)
