@@ -224,10 +224,12 @@ extension Replay {
             // (issue 30: an exit 1 that nothing explained). At most 10 traces are named.
             let failing = reports.filter { $0.events > 0 && $0.fails(strict: strict) }
             for report in failing.prefix(10) {
+                // The counts, not the findings: a streamed report (one trace) keeps its counts only.
+                let count = report.errors + (strict ? report.warnings : 0)
                 let failed = report.findings.filter { $0.severity == .error || (strict && $0.severity == .warning) }
                 let first = failed.first.map { " (the first at seq \($0.seq): [\($0.rule.rawValue)])" } ?? ""
                 let what = strict ? "error or warning finding" : "error finding"
-                Output.standardError.write("replay: assertion failed: \(VisibleText.escape(report.trace)): \(failed.count) \(what)\(failed.count == 1 ? "" : "s")\(first)\n")
+                Output.standardError.write("replay: assertion failed: \(VisibleText.escape(report.trace)): \(count) \(what)\(count == 1 ? "" : "s")\(first)\n")
             }
             if failing.count > 10 { Output.standardError.write("replay: assertion failed: and \(plural(failing.count - 10, "more trace"))\n") }
             if reports.contains(where: { $0.fails(strict: strict) }) { throw ExitCode(1) }

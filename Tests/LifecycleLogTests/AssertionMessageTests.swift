@@ -20,4 +20,14 @@ final class AssertionMessageTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("replay: assertion failed: \(traces)/document-two-windows-lost-update.jsonl: 1 error finding (the first at seq"), result.stderr)
         XCTAssertTrue(result.stderr.contains("[lost-update])"), result.stderr)
     }
+
+    /// One trace is replayed streaming (its findings are printed, not kept): the assertion's line
+    /// counted the kept findings, and said "0 error findings" for a trace with errors.
+    func testTheAssertionOfOneTraceCountsItsFindings() throws {
+        let trace = "\(repositoryRoot)/traces/rules/unsaved-dismiss.jsonl"
+        let result = try replay(trace, "--assert")
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("replay: assertion failed: \(trace): 1 error finding"), result.stderr)
+        XCTAssertFalse(result.stderr.contains(": 0 error"), result.stderr)
+    }
 }
