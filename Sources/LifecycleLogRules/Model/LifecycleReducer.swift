@@ -170,7 +170,7 @@ public struct LifecycleReducer: Sendable {
     @inline(__always)
     private mutating func finishEvent(seq: UInt64) {
         if configuration.explore {
-            rules.afterEvent(seq: seq, model)
+            rules.afterEvent(seq: seq, &model)
             if groupKeys.epoch != exposureEpoch {
                 if !exposedParked.isEmpty { exposeParked(seq: seq) }
                 exposureEpoch = groupKeys.epoch
@@ -307,7 +307,10 @@ public struct LifecycleReducer: Sendable {
         currentProcess = process
         // Its stretch went on through every event since an event last looked at it (what other
         // processes did since touched none of its unsaved keys: those would have looked).
-        if carryExposure { rules.afterEvent(seq: finishedSeq, Self.exposureView(model)) }
+        if carryExposure {
+            var view = Self.exposureView(model)
+            rules.afterEvent(seq: finishedSeq, &view)
+        }
     }
 
     /// `--explore`: every event of any process extends or ends each other running process's
@@ -324,14 +327,15 @@ public struct LifecycleReducer: Sendable {
             swap(&other.rules.findings, &rules.findings)
             let reporting = other.rules.findings.process
             other.rules.findings.process = process == ReplayEvent.mainProcess ? nil : other.model.names[process]
-            other.rules.afterEvent(seq: finishedSeq, Self.exposureView(other.model))
+            var before = Self.exposureView(other.model)
+            other.rules.afterEvent(seq: finishedSeq, &before)
             // Kept aside, not applied: if its run turns out to have ended unrecorded, its end is
             // judged by the state after its last event (rules.md, Readings 11).
             catchUp(&other, deferring: true)
             // A run waiting for its end after its willTerminate: its stretches count only if a
             // terminate or kill ends it, and then with what other processes did meanwhile.
-            let view = Self.exposureView(other.model)
-            other.rules.afterEvent(seq: seq, view)
+            var view = Self.exposureView(other.model)
+            other.rules.afterEvent(seq: seq, &view)
             other.rules.findings.process = reporting
             swap(&other.rules.findings, &rules.findings)
             swap(&other.model.names, &model.names)
@@ -360,7 +364,7 @@ public struct LifecycleReducer: Sendable {
 
     /// Makes every finding anchored below `mark` final, in order.
     mutating func settle(below mark: UInt64) {
-        rules.settle(below: mark, model)
+        rules.settle(below: mark, &model)
     }
 
     /// Ends the trace: state sent to the background and never saved becomes
@@ -381,8 +385,8 @@ public struct LifecycleReducer: Sendable {
     /// Decides what is still open in the current process at the end of the trace.
     private mutating func finishProcess() {
         model.finishTrace(&rules)
-        rules.finish(model)
-        rules.decideWaiting(model)
+        rules.finish(&model)
+        rules.decideWaiting(&model)
     }
 
     /// The findings that are final and not yet taken, sorted by seq then rule.

@@ -1,7 +1,7 @@
 /// `activity-in-background`: windows, or the app, went to the background with activities still running.
 package struct ActivityInBackground: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .crossedBackground(let crossed, let appEntered) = transition else { return }
         let names = model.names
         var running: [String] = []  // activities left running in the background by this event, as the message names them

@@ -1,7 +1,7 @@
 /// `app-phase-mismatch`: an app-level phase event disagrees with the windows that have phases of their own.
 package struct AppPhaseMismatch: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .phaseChanged(nil, _, let newPhase) = transition else { return }
         // The aggregate of the windows with phases of their own, from the model's counts of them
         // (kept by `setOwnPhase`): no scan of the windows at each app-level phase event.

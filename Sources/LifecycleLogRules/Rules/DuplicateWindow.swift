@@ -2,7 +2,7 @@
 /// value, or (rules version 2) a second immersive space of the process while one is open.
 package struct DuplicateWindow: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .windowOpened(let index, let declaration?) = transition else { return }
         if declaration.known == .immersiveSpace {
             immersive(index, declaration, now, &model, &findings)
@@ -21,7 +21,7 @@ package struct DuplicateWindow: BuiltInRule {
 
     /// An `ImmersiveSpace` opens: any open window of any `ImmersiveSpace` scene is one too many.
     @inline(never)
-    private func immersive(_ index: Int, _ declaration: DeclaredScene, _ now: EventTime, _ model: inout LifecycleModel,
+    private func immersive(_ index: Int, _ declaration: DeclaredScene, _ now: EventTime, _ model: inout ModelView,
                            _ findings: inout FindingQueue) {
         var earliest: Int?
         for i in model.openWindows.indices where i != index && model.run.scenes[model.openWindows[i].scene]?.known == .immersiveSpace {
@@ -31,7 +31,7 @@ package struct DuplicateWindow: BuiltInRule {
     }
 
     @inline(never)
-    private func report(_ index: Int, other otherIndex: Int, _ declaration: DeclaredScene, _ now: EventTime, _ model: borrowing LifecycleModel,
+    private func report(_ index: Int, other otherIndex: Int, _ declaration: DeclaredScene, _ now: EventTime, _ model: borrowing ModelView,
                         _ findings: inout FindingQueue) {
         let names = model.names
         let window = model.openWindows[index]

@@ -2,7 +2,7 @@
 /// or a kill), a `kill` with no run included.
 package struct EventBeforeLaunch: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .outsideRun(let event) = transition else { return }
         let after = model.run.terminateSeq
         let name = event.kindName(model.names)

@@ -27,13 +27,13 @@ package struct KillExposure: BuiltInRule {
     }
 
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .runEnded(let end) = transition else { return }
         runEnded(atWillTerminate: { if case .willTerminate = end.how { return true } else { return false } }(), model, &findings)
     }
 
     /// Extends or closes the stretch after each event.
-    package mutating func afterEvent(seq: UInt64, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func afterEvent(seq: UInt64, _ model: borrowing ModelView, _ findings: inout FindingQueue) {
         if awaitingEnd == nil, model.awaitsEndAfterWillTerminate {
             awaitingEnd = AwaitingEnd(beforeWillTerminate: stretch)
         }
@@ -63,7 +63,7 @@ package struct KillExposure: BuiltInRule {
 
     /// The run ended: at its willTerminate (only the stretch before it counts) or at an end event
     /// of its own (every stretch counts).
-    private mutating func runEnded(atWillTerminate: Bool, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
+    private mutating func runEnded(atWillTerminate: Bool, _ model: borrowing ModelView, _ findings: inout FindingQueue) {
         guard let awaiting = awaitingEnd else { close(model, &findings); return }
         awaitingEnd = nil
         if atWillTerminate {
@@ -76,10 +76,10 @@ package struct KillExposure: BuiltInRule {
     }
 
     /// At the end of the trace: reports the stretch going on, if any.
-    package mutating func finish(_ model: borrowing LifecycleModel, _ findings: inout FindingQueue) { close(model, &findings) }
+    package mutating func finish(_ model: borrowing ModelView, _ findings: inout FindingQueue) { close(model, &findings) }
 
     /// Reports the stretch going on, if any (kept aside while the run waits for its end).
-    mutating func close(_ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
+    mutating func close(_ model: borrowing ModelView, _ findings: inout FindingQueue) {
         guard let stretch else { return }
         self.stretch = nil
         if awaitingEnd != nil {
@@ -89,7 +89,7 @@ package struct KillExposure: BuiltInRule {
         }
     }
 
-    private func report(_ stretch: ExposureStretch, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
+    private func report(_ stretch: ExposureStretch, _ model: borrowing ModelView, _ findings: inout FindingQueue) {
         let keys = stretch.keys
         // A one-event stretch is worded as one ("From seq 8 to seq 8" read as a typo; issue 30: 6).
         let when = stretch.firstSeq == stretch.lastSeq

@@ -15,7 +15,7 @@ package struct LaunchCrashLoop: BuiltInRule {
     }
 
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .runEnded(let end) = transition else { return }
         judge(end, model, &findings)
     }
@@ -28,7 +28,7 @@ package struct LaunchCrashLoop: BuiltInRule {
     }
 
     @inline(never)
-    private mutating func judge(_ end: RunEnd, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
+    private mutating func judge(_ end: RunEnd, _ model: borrowing ModelView, _ findings: inout FindingQueue) {
         let run = model.run
         guard Self.failedToLaunch(run, end) else {
             previous = nil
@@ -45,7 +45,7 @@ package struct LaunchCrashLoop: BuiltInRule {
         report(first: first, end, model, &findings)
     }
 
-    private func report(first: (run: Int, launchSeq: UInt64, launchT: Double, endSeq: UInt64), _ end: RunEnd, _ model: borrowing LifecycleModel,
+    private func report(first: (run: Int, launchSeq: UInt64, launchT: Double, endSeq: UInt64), _ end: RunEnd, _ model: borrowing ModelView,
                         _ findings: inout FindingQueue) {
         let run = model.run
         let names = model.names

@@ -104,8 +104,16 @@ public enum RunEndReason: String, Sendable, Hashable {
 
 /// What an app's own rule (``LifecycleRule``) sees at a transition: the event, a
 /// read-only view of the state replay has rebuilt, and where to report.
-public struct LifecycleRuleContext: Sendable {
-    let model: LifecycleModel
+///
+/// It is lent to the rule for one call (`inout`) and cannot be kept: it is `~Copyable`, and reads
+/// the rebuilt state in place, not from a copy. (`@unchecked Sendable`: a context lent `inout` and
+/// impossible to copy cannot reach another thread while the state it reads changes.)
+public struct LifecycleRuleContext: ~Copyable, @unchecked Sendable {
+    /// The rebuilt state, at its own address for the length of the call that lent this context
+    /// (``ModelView/with(_:_:)``): the context cannot be copied, so it cannot outlive it.
+    private let view: UnsafePointer<ModelView>
+    /// The rebuilt state, read in place.
+    private var model: ModelView { unsafeAddress { view } }
     /// The seq of the event being applied (after the last event, in ``LifecycleRule/finish(in:)``, the last seq).
     public let seq: UInt64
     /// The event's time, `t`, in milliseconds.
@@ -113,8 +121,8 @@ public struct LifecycleRuleContext: Sendable {
     /// What the rule reported at this transition.
     var reports: [(seq: UInt64, related: [UInt64], message: String)] = []
 
-    init(model: LifecycleModel, seq: UInt64, t: Double) {
-        self.model = model
+    init(model: UnsafePointer<ModelView>, seq: UInt64, t: Double) {
+        self.view = model
         self.seq = seq
         self.t = t
     }
@@ -140,7 +148,7 @@ public struct LifecycleRuleContext: Sendable {
     /// Whether key `key` of `scope` has unsaved changes (for a `scene` key, in open window `window`).
     public func isDirty(_ key: String, scope: StateScope, window: String? = nil) -> Bool {
         if scope == .scene {
-            guard let window = window.flatMap(model.openWindow(named:)) else { return false }
+            guard let id = window, let window = model.openWindow(named: id) else { return false }
             return window.sceneKeys.keys.indices.contains { model.names[window.sceneKeys.keys[$0]] == key && window.sceneKeys.values[$0].isDirty }
         }
         return model.sharedKeys.contains { $0.ref.scope == scope && model.names[$0.ref.name] == key && $0.state.isDirty }
@@ -172,23 +180,32 @@ package struct CustomRules: Sendable {
         return mark
     }
 
-    mutating func observe(_ transition: LifecycleTransition, at now: EventTime, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
-        for i in rules.indices {
-            var context = LifecycleRuleContext(model: copy model, seq: now.seq, t: now.t)
-            rules[i].observe(transition, in: &context)
-            report(context, of: rules[i], &findings)
+    /// Tells every app rule `transition`, each with a context of its own, over the model in place.
+    mutating func observe(_ transition: LifecycleTransition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+        ModelView.with(&model) { view in
+            withUnsafePointer(to: &view) { address in
+                for i in rules.indices {
+                    var context = LifecycleRuleContext(model: address, seq: now.seq, t: now.t)
+                    rules[i].observe(transition, in: &context)
+                    report(context, of: rules[i], &findings)
+                }
+            }
         }
     }
 
-    mutating func finish(at now: EventTime, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
-        for i in rules.indices {
-            var context = LifecycleRuleContext(model: copy model, seq: now.seq, t: now.t)
-            rules[i].finish(in: &context)
-            report(context, of: rules[i], &findings)
+    mutating func finish(at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+        ModelView.with(&model) { view in
+            withUnsafePointer(to: &view) { address in
+                for i in rules.indices {
+                    var context = LifecycleRuleContext(model: address, seq: now.seq, t: now.t)
+                    rules[i].finish(in: &context)
+                    report(context, of: rules[i], &findings)
+                }
+            }
         }
     }
 
-    private func report(_ context: LifecycleRuleContext, of rule: any LifecycleRule, _ findings: inout FindingQueue) {
+    private func report(_ context: borrowing LifecycleRuleContext, of rule: any LifecycleRule, _ findings: inout FindingQueue) {
         guard !context.reports.isEmpty else { return }
         let id = Rule.custom(rule.id)
         let severity = findings.configuration.severities[id] ?? rule.severity
@@ -216,7 +233,7 @@ package struct CustomRules: Sendable {
 
 extension LifecycleTransition {
     /// The public form of a model transition, or `nil` for those only the catalogue's rules hear.
-    init?(_ transition: Transition, _ model: borrowing LifecycleModel) {
+    init?(_ transition: Transition, _ model: borrowing ModelView) {
         let names = model.names
         func window(_ index: Int?) -> String? { index.map { names[model.openWindows[$0].id] } }
         switch transition {

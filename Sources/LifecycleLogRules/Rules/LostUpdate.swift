@@ -2,7 +2,7 @@
 /// writer's latest change, which it overwrites unseen.
 package struct LostUpdate: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         // `group` keys are compared across processes by the reducer (GroupKeys), not here.
         guard case .keyWritten(let write) = transition, write.sharedIndex >= 0, write.base < write.current,
               let other = write.other, other.version > write.base,
@@ -11,7 +11,7 @@ package struct LostUpdate: BuiltInRule {
     }
 
     @inline(never)
-    private func report(_ write: KeyWrite, other: (version: UInt64, seq: UInt64), _ now: EventTime, _ model: borrowing LifecycleModel,
+    private func report(_ write: KeyWrite, other: (version: UInt64, seq: UInt64), _ now: EventTime, _ model: borrowing ModelView,
                         _ findings: inout FindingQueue) {
         let key = model.sharedKeys[write.sharedIndex].ref
         let who = write.window.map { "Window \(model.names[model.openWindows[$0].id])" } ?? "The app"

@@ -18,12 +18,12 @@ package struct MissedBackgroundSave: BuiltInRule {
     package func undecidedSince(whileParked: Bool) -> UInt64? { whileParked ? missed.keys.min() : nil }
 
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .backgroundSaveMissed(let pending) = transition else { return }
         record(pending, model)
     }
 
-    private mutating func record(_ pending: PendingSave, _ model: borrowing LifecycleModel) {
+    private mutating func record(_ pending: PendingSave, _ model: borrowing ModelView) {
         // The scenes of the windows that own scene keys, while they are still open.
         let subject = model.subject(keys: pending.keys)
         let related = model.lastWriteSeqs(pending.keys)
@@ -38,7 +38,7 @@ package struct MissedBackgroundSave: BuiltInRule {
 
     /// Reports the keys missed at every seq below `mark` (the watermark: the model holds it
     /// below every background save still undecided).
-    package mutating func settle(below mark: UInt64, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func settle(below mark: UInt64, _ model: borrowing ModelView, _ findings: inout FindingQueue) {
         guard !missed.isEmpty else { return }
         for seq in missed.keys.sorted() where seq < mark {
             // `!`: seq comes from missed.keys.

@@ -1,13 +1,13 @@
 /// `phase-skip`: outside macOS, a phase went between background and active without inactive between.
 package struct PhaseSkip: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .phaseChanged(let window, let from, let to) = transition, Self.skipsInactive(from, to) else { return }
         report(window: window, from: from, to: to, now, model, &findings)
     }
 
     @inline(never)
-    private func report(window: Int?, from: LifecyclePhase, to: LifecyclePhase, _ now: EventTime, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
+    private func report(window: Int?, from: LifecyclePhase, to: LifecyclePhase, _ now: EventTime, _ model: borrowing ModelView, _ findings: inout FindingQueue) {
         guard model.run.platform != .macOS else { return }
         let subject = window.map { "window \(model.names[model.openWindows[$0].id])" } ?? "the app-level phase"
         findings.report(.phaseSkip, at: now.seq, related: [],

@@ -49,9 +49,8 @@ package struct CatalogueRules: Sendable {
 
     /// Tells `transition` to the rules that hear it.
     @inline(__always)
-    /// The model is `inout` only to pass it by address: a large struct passed by value (even
-    /// `borrowing`) is copied at each call. Rules read it and never change it.
-    mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    /// The model is lent as a ``ModelView``: read-only, and `inout` only to pass it by address.
+    mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         switch transition {
         case .phaseChanged:
             phaseSkip.observe(transition, at: now, &model, &findings)
@@ -70,7 +69,7 @@ package struct CatalogueRules: Sendable {
     }
 
     @inline(never)
-    private mutating func observeRare(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    private mutating func observeRare(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         switch transition {
         case .unknownEvent:
             unknownEvent.observe(transition, at: now, &model, &findings)
@@ -109,7 +108,7 @@ package struct CatalogueRules: Sendable {
 
     /// Every rule's hook after every event (with `--explore`).
     @inline(__always)
-    mutating func afterEvent(seq: UInt64, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
+    mutating func afterEvent(seq: UInt64, _ model: borrowing ModelView, _ findings: inout FindingQueue) {
         missedBackgroundSave.afterEvent(seq: seq, model, &findings)
         unsavedDismiss.afterEvent(seq: seq, model, &findings)
         unsavedAtExit.afterEvent(seq: seq, model, &findings)
@@ -134,7 +133,7 @@ package struct CatalogueRules: Sendable {
 
     /// Every rule's hook at the end of the trace.
     @inline(__always)
-    mutating func finish(_ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
+    mutating func finish(_ model: borrowing ModelView, _ findings: inout FindingQueue) {
         missedBackgroundSave.finish(model, &findings)
         unsavedDismiss.finish(model, &findings)
         unsavedAtExit.finish(model, &findings)
@@ -159,7 +158,7 @@ package struct CatalogueRules: Sendable {
 
     /// Every rule's hook: each settles what it decided below `mark`.
     @inline(__always)
-    mutating func settle(below mark: UInt64, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
+    mutating func settle(below mark: UInt64, _ model: borrowing ModelView, _ findings: inout FindingQueue) {
         missedBackgroundSave.settle(below: mark, model, &findings)
         unsavedDismiss.settle(below: mark, model, &findings)
         unsavedAtExit.settle(below: mark, model, &findings)

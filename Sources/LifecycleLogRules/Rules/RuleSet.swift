@@ -39,16 +39,19 @@ package struct RuleSet: Sendable {
     }
 
     /// Tells `transition` to the rules that hear it, then to the app's rules. The model is `inout`
-    /// only so that it is passed by address, never copied; the rules read it and never change it.
+    /// only so that it is passed by address, never copied: the rules see it as a ``ModelView``,
+    /// which only reads. Out of line: inlined into the model's methods, its closure made some of
+    /// them (`applySave`) copy the whole model.
+    @inline(never)
     mutating func observe(_ transition: Transition, _ model: inout LifecycleModel) {
-        catalogue.observe(transition, at: now, &model, &findings)
-        if custom != nil { observeCustom(transition, model) }
+        ModelView.with(&model) { catalogue.observe(transition, at: now, &$0, &findings) }
+        if custom != nil { observeCustom(transition, &model) }
     }
 
     @inline(never)
-    private mutating func observeCustom(_ transition: Transition, _ model: borrowing LifecycleModel) {
-        guard let event = LifecycleTransition(transition, model) else { return }
-        custom?.observe(event, at: now, model, &findings)
+    private mutating func observeCustom(_ transition: Transition, _ model: inout LifecycleModel) {
+        guard let event = ModelView.with(&model, { LifecycleTransition(transition, $0) }) else { return }
+        custom?.observe(event, at: now, &model, &findings)
     }
 
     /// A `group` write that overwrote another process's change unseen (the reducer sees it across processes).
@@ -64,8 +67,8 @@ package struct RuleSet: Sendable {
         return mark
     }
 
-    mutating func afterEvent(seq: UInt64, _ model: borrowing LifecycleModel) {
-        catalogue.afterEvent(seq: seq, model, &findings)
+    mutating func afterEvent(seq: UInt64, _ model: inout LifecycleModel) {
+        ModelView.with(&model) { catalogue.afterEvent(seq: seq, $0, &findings) }
     }
 
     @inline(__always)
@@ -78,18 +81,18 @@ package struct RuleSet: Sendable {
         return mark
     }
 
-    mutating func settle(below mark: UInt64, _ model: borrowing LifecycleModel) {
-        catalogue.settle(below: mark, model, &findings)
+    mutating func settle(below mark: UInt64, _ model: inout LifecycleModel) {
+        ModelView.with(&model) { catalogue.settle(below: mark, $0, &findings) }
         findings.settle(below: mark)
     }
 
     /// Decides what the rules hold back (the end of the trace).
-    mutating func decideWaiting(_ model: borrowing LifecycleModel) {
-        catalogue.settle(below: .max, model, &findings)
+    mutating func decideWaiting(_ model: inout LifecycleModel) {
+        ModelView.with(&model) { catalogue.settle(below: .max, $0, &findings) }
     }
 
-    mutating func finish(_ model: borrowing LifecycleModel) {
-        catalogue.finish(model, &findings)
-        custom?.finish(at: now, model, &findings)
+    mutating func finish(_ model: inout LifecycleModel) {
+        ModelView.with(&model) { catalogue.finish($0, &findings) }
+        custom?.finish(at: now, &model, &findings)
     }
 }

@@ -1,13 +1,13 @@
 /// `scene-storage-lost`: a restored window read a scene key as empty that the window it restores had saved.
 package struct SceneStorageLost: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .keyRead(let name, .scene, let window?, 0) = transition, model.openWindows[window].restored else { return }
         check(name, window: window, now, &model, &findings)
     }
 
     @inline(never)
-    private func check(_ name: Name, window: Int, _ now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    private func check(_ name: Name, window: Int, _ now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard let saved = model.openWindows[window].restoredFrom[name], saved > 0 else { return }
         findings.report(.sceneStorageLost, at: now.seq, related: [model.openWindows[window].openSeq],
                         subject: model.subject(keys: [model.openWindows[window].sceneKeyRef(name)], windows: [window]),

@@ -7,7 +7,7 @@ package struct SlowLaunch: BuiltInRule {
     let limit: Double
 
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         switch transition {
         case .appPhaseChanged(_, _, firstActive: true):
             firstActive(now, &model, &findings)
@@ -24,7 +24,7 @@ package struct SlowLaunch: BuiltInRule {
     }
 
     @inline(never)
-    private func firstActive(_ now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    private func firstActive(_ now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         let (launchSeq, launchT, judged) = (model.run.launchSeq, model.run.launchT, Self.judges(model.run))
         if judged, now.t - launchT > limit {
             findings.report(.slowLaunch, at: now.seq, related: [launchSeq], subject: FindingSubject(details: ["became active late"]),
@@ -33,7 +33,7 @@ package struct SlowLaunch: BuiltInRule {
     }
 
     @inline(never)
-    private func killed(_ end: RunEnd, _ now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    private func killed(_ end: RunEnd, _ now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         let run = model.run
         guard !run.everActive, Self.judges(run) else { return }
         let endT: Double

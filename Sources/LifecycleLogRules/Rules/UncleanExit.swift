@@ -4,7 +4,7 @@
 /// `willTerminate`) and kills by the user, a harness or a debugger never fire (rules.md, v2).
 package struct UncleanExit: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .runEnded(let end) = transition, !end.isClean, Self.fires(end, debugger: model.run.debugger) else { return }
         report(end, model, &findings)
     }
@@ -27,7 +27,7 @@ package struct UncleanExit: BuiltInRule {
     }
 
     @inline(never)
-    private func report(_ end: RunEnd, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
+    private func report(_ end: RunEnd, _ model: borrowing ModelView, _ findings: inout FindingQueue) {
         let run = model.run
         let names = model.names
         let macOS = run.platform == .macOS

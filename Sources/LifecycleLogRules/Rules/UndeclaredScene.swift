@@ -1,7 +1,7 @@
 /// `undeclared-scene`: a window of a scene the launch did not declare, or a value for a scene declared without `for`.
 package struct UndeclaredScene: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .windowOpened(let index, let declaration) = transition else { return }
         if declaration == nil {
             report(index, value: false, now, model, &findings)
@@ -11,7 +11,7 @@ package struct UndeclaredScene: BuiltInRule {
     }
 
     @inline(never)
-    private func report(_ index: Int, value: Bool, _ now: EventTime, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
+    private func report(_ index: Int, value: Bool, _ now: EventTime, _ model: borrowing ModelView, _ findings: inout FindingQueue) {
         let launchSeq = model.run.launchSeq
         let (id, scene) = (model.names[model.openWindows[index].id], model.names[model.openWindows[index].scene])
         if !value {

@@ -4,7 +4,7 @@
 /// (rules.md, Readings 25).
 package struct UnexpectedCallbackOrder: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .diagnostic(let diagnostic) = transition else { return }
         let check = diagnostic.check
         let about = diagnostic.window.map { " (window \($0))" } ?? ""

@@ -7,7 +7,7 @@ package struct UnfinishedSave: BuiltInRule {
     var reported: [UInt64] = []
 
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         switch transition {
         case .expired:
             report(at: now.seq, atEnd: false, model, &findings)
@@ -20,7 +20,7 @@ package struct UnfinishedSave: BuiltInRule {
     }
 
     @inline(never)
-    private mutating func report(at seq: UInt64, atEnd: Bool, _ model: borrowing LifecycleModel, _ findings: inout FindingQueue) {
+    private mutating func report(at seq: UInt64, atEnd: Bool, _ model: borrowing ModelView, _ findings: inout FindingQueue) {
         let begins = model.run.openSaves.map(\.seq).filter { !reported.contains($0) }
         guard !begins.isEmpty else { return }
         reported.append(contentsOf: begins)

@@ -1,7 +1,7 @@
 /// `unknown-window`: an event names a window that is not open, or an `open` reuses an open window's id.
 package struct UnknownWindow: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         switch transition {
         case .unknownWindow(let event):
             findings.report(.unknownWindow, at: now.seq, related: [], subject: FindingSubject(details: ["event:\(event.kindName(model.names))"]),

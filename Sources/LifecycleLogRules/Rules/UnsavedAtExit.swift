@@ -2,7 +2,7 @@
 /// keys, other than those whose background save was already missed (`missed-background-save` names them).
 package struct UnsavedAtExit: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .runEnded(let end) = transition, model.dirtyCount > 0 else { return }
         let unsaved = model.dirtyKeys().subtracting(model.run.missedInBackground)
         guard !unsaved.isEmpty else { return }

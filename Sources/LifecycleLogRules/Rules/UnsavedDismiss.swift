@@ -2,7 +2,7 @@
 /// a document, with unsaved keys of that document.
 package struct UnsavedDismiss: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .windowDismissed(let index) = transition, model.dirtyCount > 0 else { return }
         var unsaved = model.dirtySceneKeys(of: index)
         // Trace format 2: the last window showing a document takes its unsaved document keys along.

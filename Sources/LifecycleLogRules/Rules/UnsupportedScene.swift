@@ -1,7 +1,7 @@
 /// `unsupported-scene`: a launch declares a scene kind its platform does not have.
 package struct UnsupportedScene: BuiltInRule {
     @inline(__always)
-    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
+    package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .runStarted(let launch) = transition,
               launch.scenes.contains(where: { !Self.platform(launch.platform, supports: $0.known) }) else { return }
         let unsupported = launch.scenes.filter { !Self.platform(launch.platform, supports: $0.known) }
