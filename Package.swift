@@ -84,8 +84,7 @@ let package = Package(
         .target(
             name: "LifecycleLogRules",
             dependencies: ["LifecycleLogRecorder"],
-            // The catalogue's one list, from which scripts/generate-catalogue writes Swift.
-            exclude: ["Rules/catalogue.list"] + privacyManifestElsewhere,
+            exclude: privacyManifestElsewhere,
             resources: privacyManifest
         ),
         .target(
@@ -112,6 +111,11 @@ let package = Package(
         .executableTarget(
             name: "replay",
             dependencies: ["LifecycleLogCommandLine"]
+        ),
+        .executableTarget(
+            // For contributors, not a product: `swift run generate-catalogue` finds the rules of the
+            // catalogue and writes Sources/LifecycleLogRules/Rules/generated/ (ARCHITECTURE.md).
+            name: "generate-catalogue"
         ),
         .target(
             // Assertions for an app's tests: they run where the app does (the iOS simulator, a
@@ -150,7 +154,7 @@ let package = Package(
 if appOnly {
     // Everything that needs liblmdb goes: its targets, their products and the tests that use them
     // (LifecycleLogTestingTests reads `.lmdb` traces too); the recorder's tests stay.
-    let needsLMDB: Set<String> = ["CLMDB", "CLMDBGuard", "LifecycleLog", "LifecycleLogCommandLine", "replay", "LifecycleLogTests",
+    let needsLMDB: Set<String> = ["CLMDB", "CLMDBGuard", "LifecycleLog", "LifecycleLogCommandLine", "replay", "generate-catalogue", "LifecycleLogTests",
                                   "LifecycleLogTestingTests"]
     package.targets.removeAll { needsLMDB.contains($0.name) }
     package.products.removeAll { needsLMDB.contains($0.name) }

@@ -82,7 +82,7 @@ final class LaunchCrashLoopTests: XCTestCase {
         assertFindings(trace(mac(0), kill(10, "crash"), mac(60_001), kill(60_011, "crash")), [(.uncleanExit, 2), (.uncleanExit, 4)])
         // launch-crash-loop-ms in a --rules file moves it.
         let configuration = try RuleConfiguration(json: #"{"thresholds":{"launch-crash-loop-ms":1000}}"#)
-        XCTAssertEqual(configuration.launchCrashLoopLimit, 1000)
+        XCTAssertEqual(configuration[threshold: .launchCrashLoop], 1000)
         XCTAssertEqual(try findings(trace(mac(0), mac(1000), mac(2001), mac(3000)), configuration).map(\.seq), [3])
         XCTAssertEqual(try findings(trace(mac(0), mac(1001), mac(2000)), configuration).map(\.seq), [])
     }

@@ -28,6 +28,17 @@ final class RuleCatalogueTests: XCTestCase {
         }
     }
 
+    /// The generator reads each rule's `hears` as written; the routing it writes must be what the
+    /// compiler makes of the same declarations, and each rule's id its type's name in kebab case.
+    func testTheGeneratedRoutingIsWhatEachRuleDeclares() {
+        let generated = RuleCatalogue.generatedHearing, declared = RuleCatalogue.declaredHearing
+        XCTAssertEqual(generated.map(\.rule), declared.map(\.rule), "the generator's ids are the rules' own (Rule.x = Rule(catalogue: \"type-name\"))")
+        for (g, d) in zip(generated, declared) {
+            XCTAssertEqual(g.hears, d.hears, "\(g.rule): the generated routing differs from its `hears`; run `swift run generate-catalogue`")
+        }
+        XCTAssertEqual(generated.map(\.rule), Rule.allCases.map(\.rawValue))
+    }
+
     func testTheCatalogueIsListedOnceAndMatchesTheSpecsRules() throws {
         XCTAssertEqual(Rule.allCases, RuleCatalogue.descriptions.map(\.rule))
         XCTAssertEqual(Set(Rule.allCases.map(\.rawValue)).count, Rule.allCases.count, "ids are unique")

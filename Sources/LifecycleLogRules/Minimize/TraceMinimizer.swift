@@ -60,8 +60,8 @@ public enum TraceMinimizer {
                                 configuration: RuleConfiguration = RuleConfiguration(),
                                 customRules: [any LifecycleRule] = []) throws -> Result {
         if let problem = CustomRules.problem(with: customRules) { throw LifecycleLogError(.invalidArgument, problem) }
-        if case .custom(let id) = rule, !customRules.contains(where: { $0.id == id }) {
-            throw LifecycleLogError(.invalidArgument, "no rule \"\(id)\": it is neither in the catalogue nor among the app rules passed")
+        if rule.isCustom, !customRules.contains(where: { $0.id == rule.rawValue }) {
+            throw LifecycleLogError(.invalidArgument, "no rule \"\(rule.rawValue)\": it is neither in the catalogue nor among the app rules passed")
         }
         var configuration = configuration
         if rule == .killExposure { configuration.explore = true }

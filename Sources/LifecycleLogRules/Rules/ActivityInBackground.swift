@@ -1,5 +1,13 @@
 /// `activity-in-background`: windows, or the app, went to the background with activities still running.
 package struct ActivityInBackground: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.crossedBackground]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/activity-in-background", "rules/activity-in-background-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .crossedBackground(let crossed, let appEntered) = transition else { return }
@@ -44,39 +52,16 @@ package struct ActivityInBackground: BuiltInRule {
 
 extension ActivityInBackground: DescribedRule {
     /// `activity-in-background` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/activity-in-background.jsonl` and `traces/rules/activity-in-background-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .activityInBackground, defaultSeverity: .warning,
         summary: "Work (timer, animation, audio) kept running in the background.",
         fix: "Stop timers, animations and sessions when the phase leaves `.active`.",
         anchor: "the event that sent the activity to the background",
-        fires: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":20,"window":"w1","phase":"active"}
-            {"event":"activity","t":30,"window":"w1","name":"autosave-timer","state":"start"}
-            {"event":"activity","t":31,"name":"audio","state":"start"}
-            {"event":"activity","t":32,"window":"w1","name":"spinner","state":"start"}
-            {"event":"activity","t":33,"window":"w1","name":"spinner","state":"stop"}
-            {"event":"phase","t":40,"window":"w1","phase":"inactive"}
-            {"event":"phase","t":50,"window":"w1","phase":"background"}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":20,"window":"w1","phase":"active"}
-            {"event":"activity","t":30,"window":"w1","name":"timer","state":"start"}
-            {"event":"activity","t":31,"name":"audio","state":"start"}
-            {"event":"phase","t":40,"window":"w1","phase":"inactive"}
-            {"event":"activity","t":41,"window":"w1","name":"timer","state":"stop"}
-            {"event":"activity","t":42,"name":"audio","state":"stop"}
-            {"event":"phase","t":50,"window":"w1","phase":"background"}
-            {"event":"phase","t":60,"window":"w1","phase":"inactive"}
-            {"event":"phase","t":70,"window":"w1","phase":"active"}
-            {"event":"activity","t":71,"window":"w1","name":"timer","state":"start"}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `activity-in-background`: Work (timer, animation, audio) kept running in the background.
+    public static let activityInBackground = Rule(catalogue: "activity-in-background")
 }

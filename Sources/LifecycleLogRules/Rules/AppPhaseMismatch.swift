@@ -1,5 +1,13 @@
 /// `app-phase-mismatch`: an app-level phase event disagrees with the windows that have phases of their own.
 package struct AppPhaseMismatch: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.phaseChanged]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/app-phase-mismatch", "rules/app-phase-mismatch-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .phaseChanged(nil, _, let newPhase) = transition else { return }
@@ -20,35 +28,16 @@ package struct AppPhaseMismatch: BuiltInRule {
 
 extension AppPhaseMismatch: DescribedRule {
     /// `app-phase-mismatch` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/app-phase-mismatch.jsonl` and `traces/rules/app-phase-mismatch-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .appPhaseMismatch, defaultSeverity: .warning,
         summary: "The app-level phase disagrees with its windows' phases.",
         fix: "Record the App's and each window's `scenePhase` from the same source.",
         anchor: "the app-level `phase`",
-        fires: [
-            #"""
-            {"event":"launch","t":0,"platform":"iPadOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"open","t":11,"window":"w2","scene":"main"}
-            {"event":"phase","t":20,"window":"w1","phase":"active"}
-            {"event":"phase","t":30,"phase":"background"}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"launch","t":0,"platform":"iPadOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"open","t":11,"window":"w2","scene":"main"}
-            {"event":"phase","t":20,"window":"w1","phase":"active"}
-            {"event":"phase","t":21,"phase":"active"}
-            {"event":"phase","t":30,"window":"w1","phase":"inactive"}
-            {"event":"phase","t":31,"window":"w2","phase":"inactive"}
-            {"event":"phase","t":32,"phase":"inactive"}
-            {"event":"phase","t":40,"window":"w2","phase":"background"}
-            {"event":"phase","t":41,"phase":"inactive"}
-            {"event":"phase","t":50,"window":"w1","phase":"background"}
-            {"event":"phase","t":51,"phase":"background"}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `app-phase-mismatch`: The app-level phase disagrees with its windows' phases.
+    public static let appPhaseMismatch = Rule(catalogue: "app-phase-mismatch")
 }

@@ -1,8 +1,26 @@
 /// A rule of the catalogue: a value holding its own state, told every transition it
 /// listens to (``RuleSet`` routes them) with the model as it is at that moment.
 /// It reports through `findings` and reads no other rule's state.
+///
+/// A rule is found by itself: the package's `generate-catalogue` tool finds every
+/// `struct X: BuiltInRule` in `Rules/` (one to a file named for it), reads its ``hears`` and
+/// ``exampleFixtures`` as written there, and writes the routing (`Rules/generated/`). Its place in
+/// the catalogue is its section's in spec/rules.md.
 package protocol BuiltInRule: DescribedRule, Sendable {
-    /// Hears one transition at the event `now` (one it hears: `Rules/catalogue.list`).
+    /// The transitions it hears, written as one array literal of ``TransitionKind`` cases (the
+    /// generator reads it as written; a test checks it read what the compiler does).
+    static var hears: [TransitionKind] { get }
+    /// Its examples: fixtures' paths in `traces/` without `.jsonl`, one that fires and one whose
+    /// name ends in `-negative` that stays quiet, written as one array literal of string literals.
+    /// The generator copies their events into the rule's ``RuleDescription``.
+    static var exampleFixtures: [String] { get }
+    /// The thresholds it judges by, which a `--rules` file may set (``RuleConfiguration``).
+    static var thresholds: [RuleThreshold] { get }
+    /// The rule as it starts a trace, with the catalogue's thresholds.
+    init()
+    /// The rule as it starts a trace, with the thresholds `configuration` gives.
+    init(configuration: RuleConfiguration)
+    /// Hears one transition at the event `now` (one of its ``hears``).
     mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue)
     /// After every event, with `--explore` (the what-if rules).
     mutating func afterEvent(seq: UInt64, _ model: borrowing ModelView, _ findings: inout FindingQueue)
@@ -18,6 +36,10 @@ package protocol BuiltInRule: DescribedRule, Sendable {
 }
 
 extension BuiltInRule {
+    /// No thresholds.
+    package static var thresholds: [RuleThreshold] { [] }
+    /// A rule without thresholds starts the same whatever the configuration.
+    package init(configuration: RuleConfiguration) { self.init() }
     /// Nothing after an event.
     @inline(__always) package mutating func afterEvent(seq: UInt64, _ model: borrowing ModelView, _ findings: inout FindingQueue) {}
     /// Nothing waits for the end.

@@ -1,13 +1,22 @@
-/// The catalogue, listed once (`Rules/catalogue.list`, from which `scripts/generate-catalogue` writes
-/// ``descriptions``, the `Rule` cases and `RuleSet`'s routing). ``Rule/allCases``, the rules'
-/// severities, summaries and fixes, README.md's rule table, spec/rules.md section 2 and the
-/// examples test are all read from it.
+/// The catalogue: every rule of `Rules/` that conforms to `BuiltInRule`, found by the package's
+/// `generate-catalogue` tool, which writes ``descriptions``, ``thresholds`` and the routing of
+/// transitions to the rules (`Rules/generated/`). ``Rule/allCases``, the rules' severities,
+/// summaries and fixes, README.md's rule table, spec/rules.md section 2 and the examples test are
+/// all read from it.
 package enum RuleCatalogue {
 
     /// The description of the catalogue's `rule` (`nil` for an app's own rule).
     package static func description(of rule: Rule) -> RuleDescription? {
-        descriptions.first { $0.rule == rule }
+        description(ofID: rule.rawValue)
     }
+
+    /// The description of the catalogue rule whose id is `id` (`nil`: none is).
+    package static func description(ofID id: String) -> RuleDescription? {
+        byID[id].map { descriptions[$0] }
+    }
+
+    /// Each rule's position in ``descriptions``, by id.
+    private static let byID: [String: Int] = Dictionary(uniqueKeysWithValues: descriptions.enumerated().map { ($1.rule.rawValue, $0) })
 
     /// README.md's rule table, between its `<!-- rules:begin -->` and `<!-- rules:end -->` lines.
     package static func readmeTable() -> String {

@@ -1,6 +1,14 @@
 /// `duplicate-window`: a second window of a single-instance scene, a second window for the same
 /// value, or (rules version 2) a second immersive space of the process while one is open.
 package struct DuplicateWindow: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.windowOpened]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/duplicate-window", "rules/duplicate-window-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .windowOpened(let index, let declaration?) = transition else { return }
@@ -52,35 +60,16 @@ package struct DuplicateWindow: BuiltInRule {
 
 extension DuplicateWindow: DescribedRule {
     /// `duplicate-window` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/duplicate-window.jsonl` and `traces/rules/duplicate-window-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .duplicateWindow, defaultSeverity: .error,
         summary: "A second window of a single-instance scene, or for the same value.",
         fix: "Let SwiftUI bring the existing window forward: `openWindow(value:)`, one `Window`/`Settings`.",
         anchor: "the second `open`",
-        fires: [
-            #"""
-            {"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"},{"id":"about","kind":"Window"},{"id":"settings","kind":"Settings"},{"id":"status","kind":"MenuBarExtra"}]}
-            {"event":"open","t":10,"window":"s1","scene":"settings"}
-            {"event":"phase","t":11,"window":"s1","phase":"active"}
-            {"event":"open","t":20,"window":"s2","scene":"settings"}
-            {"event":"open","t":30,"window":"n1","scene":"note","value":{"id":7,"store":"local"}}
-            {"event":"open","t":40,"window":"n2","scene":"note","value":{"store":"local","id":7.0}}
-            {"event":"terminate","t":50}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"},{"id":"about","kind":"Window"},{"id":"settings","kind":"Settings"},{"id":"status","kind":"MenuBarExtra"}]}
-            {"event":"open","t":10,"window":"a1","scene":"about"}
-            {"event":"phase","t":11,"window":"a1","phase":"active"}
-            {"event":"dismiss","t":20,"window":"a1"}
-            {"event":"open","t":30,"window":"a2","scene":"about"}
-            {"event":"open","t":40,"window":"n1","scene":"note","value":1}
-            {"event":"open","t":50,"window":"n2","scene":"note","value":2}
-            {"event":"open","t":60,"window":"m1","scene":"main"}
-            {"event":"open","t":70,"window":"m2","scene":"main"}
-            {"event":"terminate","t":80}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `duplicate-window`: A second window of a single-instance scene, or for the same value.
+    public static let duplicateWindow = Rule(catalogue: "duplicate-window")
 }

@@ -1,6 +1,14 @@
 /// `event-before-launch`: an event while no process runs (before the first launch, after terminate
 /// or a kill), a `kill` with no run included.
 package struct EventBeforeLaunch: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.outsideRun]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/event-before-launch", "rules/event-before-launch-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .outsideRun(let event) = transition else { return }
@@ -16,32 +24,16 @@ package struct EventBeforeLaunch: BuiltInRule {
 
 extension EventBeforeLaunch: DescribedRule {
     /// `event-before-launch` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/event-before-launch.jsonl` and `traces/rules/event-before-launch-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .eventBeforeLaunch, defaultSeverity: .error,
         summary: "An event before the first launch or after the run's terminate or kill.",
         fix: "The recorder's first call is `launch`; nothing after `terminate` or a `kill`.",
         anchor: "the event",
-        fires: [
-            #"""
-            {"event":"mark","t":0,"label":"start of test"}
-            {"event":"open","t":1,"window":"w1","scene":"main"}
-            {"event":"launch","t":2,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"terminate","t":20}
-            {"event":"phase","t":25,"phase":"background"}
-            {"event":"mark","t":26,"label":"between runs"}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"mark","t":0,"label":"test: cold start"}
-            {"event":"launch","t":1,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"terminate","t":20}
-            {"event":"mark","t":30,"label":"test: relaunch"}
-            {"event":"launch","t":40,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"open","t":50,"window":"w1","scene":"main"}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `event-before-launch`: An event before the first launch or after the run's terminate or kill.
+    public static let eventBeforeLaunch = Rule(catalogue: "event-before-launch")
 }

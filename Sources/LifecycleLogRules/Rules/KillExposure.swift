@@ -7,6 +7,14 @@
 /// includes it or anything after it (rules.md, Readings 21). So from the willTerminate on, what
 /// the stretches would be is kept aside until the run's end says which reading holds.
 package struct KillExposure: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.runEnded]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["explore/kill-exposure", "explore/kill-exposure-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     /// The stretch going on, if any.
     var stretch: ExposureStretch?
     /// After a willTerminate: the stretch as it stood just before it (the one to report if the
@@ -102,38 +110,17 @@ package struct KillExposure: BuiltInRule {
 
 extension KillExposure: DescribedRule {
     /// `kill-exposure` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/explore/kill-exposure.jsonl` and `traces/explore/kill-exposure-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .killExposure, defaultSeverity: .warning,
         summary: "What-if: a kill while inactive or in the background would lose unsaved state.",
         fix: "Save as soon as the phase leaves `.active`.",
         anchor: "the first event of the stretch",
         whatIf: true,
-        fires: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":20,"window":"w1","phase":"active"}
-            {"event":"write","t":30,"window":"w1","key":"notes","scope":"shared"}
-            {"event":"phase","t":40,"window":"w1","phase":"inactive"}
-            {"event":"mark","t":45,"label":"app switcher shown"}
-            {"event":"save","t":50}
-            {"event":"phase","t":60,"window":"w1","phase":"active"}
-            {"event":"write","t":70,"window":"w1","key":"notes","scope":"shared"}
-            {"event":"phase","t":80,"window":"w1","phase":"inactive"}
-            {"event":"terminate","t":90}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":20,"window":"w1","phase":"active"}
-            {"event":"write","t":30,"window":"w1","key":"notes","scope":"shared"}
-            {"event":"save","t":35}
-            {"event":"phase","t":40,"window":"w1","phase":"inactive"}
-            {"event":"phase","t":50,"window":"w1","phase":"background"}
-            {"event":"terminate","t":90}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `kill-exposure`: What-if: a kill while inactive or in the background would lose unsaved state.
+    public static let killExposure = Rule(catalogue: "kill-exposure")
 }

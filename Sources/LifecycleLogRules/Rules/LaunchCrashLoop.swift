@@ -3,6 +3,11 @@
 /// in the background) right after another run of its process that failed to launch, within the
 /// limit of it (rules.md, Readings 22 and 23). One finding per loop, at the second failed run's end.
 package struct LaunchCrashLoop: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.runEnded]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/launch-crash-loop", "rules/launch-crash-loop-negative"]
+
     /// The longest time, in milliseconds of `t`, from one failed launch's `launch` to the next's.
     let limit: Double
     /// The run of this process just ended, when it failed to launch: its number, `launch` and end event.
@@ -69,55 +74,33 @@ package struct LaunchCrashLoop: BuiltInRule {
 
 extension LaunchCrashLoop: DescribedRule {
     /// `launch-crash-loop` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/launch-crash-loop.jsonl` and `traces/rules/launch-crash-loop-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .launchCrashLoop, defaultSeverity: .error,
         summary: "The app died at launch, before becoming active, twice in a row within a minute.",
         fix: "Two launches in a row died before becoming active (within `launch-crash-loop-ms`, 60 s): make window restoration tolerate bad saved state; check crash logs.",
         anchor: "the end event of the second failed launch in a row",
         since: 3,
-        fires: [
-            #"""
-            {"format":"lifecycle-trace","version":1}
-            {"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":40,"window":"A1","scene":"main","value":7,"restored":true}
-            {"event":"open","t":45,"window":"B2","scene":"main","value":9,"restored":true}
-            {"event":"launch","t":1800,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":1840,"window":"A1","scene":"main","value":7,"restored":true}
-            {"event":"open","t":1846,"window":"B2","scene":"main","value":9,"restored":true}
-            {"event":"launch","t":3900,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":3950,"window":"C3","scene":"main"}
-            {"event":"phase","t":3960,"window":"C3","phase":"active"}
-            {"event":"terminate","t":9000,"reason":"quit"}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"format":"lifecycle-trace","version":2}
-            {"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"open","t":40,"window":"w1","scene":"main","restored":true}
-            {"event":"terminate","t":300,"reason":"quit"}
-            {"event":"launch","t":1000,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"open","t":1040,"window":"w1","scene":"main","restored":true}
-            {"event":"delegate","t":1200,"callback":"willTerminate"}
-            {"event":"launch","t":2000,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"open","t":2040,"window":"w1","scene":"main","restored":true}
-            {"event":"kill","t":2600,"reason":"user","signal":9}
-            {"event":"launch","t":3000,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"}],"debugger":true}
-            {"event":"kill","t":3500,"reason":"debugger","by":"Xcode"}
-            {"event":"launch","t":4000,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"}],"debugger":true}
-            {"event":"launch","t":4500,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"}],"harness":"xcuitest"}
-            {"event":"kill","t":4800,"reason":"harness","signal":9,"by":"XCUITest"}
-            {"event":"launch","t":5000,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"}],"harness":"xcuitest"}
-            {"event":"kill","t":5300,"reason":"harness","signal":9,"by":"XCUITest"}
-            {"event":"launch","t":6000,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"open","t":6040,"window":"w1","scene":"main"}
-            {"event":"phase","t":6050,"window":"w1","phase":"active"}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
 }
 
 extension LaunchCrashLoop {
+    /// Its threshold.
+    package static let thresholds = [RuleThreshold.launchCrashLoop]
+
+    /// The rule with the catalogue's threshold.
+    package init() { self.init(limit: RuleThreshold.launchCrashLoop.defaultValue) }
+
     /// The rule with the threshold `configuration` gives it.
-    init(configuration: RuleConfiguration) { self.init(limit: configuration.launchCrashLoopLimit) }
+    package init(configuration: RuleConfiguration) { self.init(limit: configuration[threshold: .launchCrashLoop]) }
+}
+
+extension RuleThreshold {
+    /// The window of `launch-crash-loop` (`launch-crash-loop-ms`): the longest time from one failed launch to the next that counts as a loop, in milliseconds of `t`; 60,000 unless set (rules version 3).
+    public static let launchCrashLoop = RuleThreshold(id: "launch-crash-loop-ms", rule: .launchCrashLoop, defaultValue: 60_000)
+}
+
+extension Rule {
+    /// `launch-crash-loop`: The app died at launch, before becoming active, twice in a row within a minute.
+    public static let launchCrashLoop = Rule(catalogue: "launch-crash-loop")
 }

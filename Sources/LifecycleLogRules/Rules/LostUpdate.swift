@@ -1,6 +1,14 @@
 /// `lost-update`: a write to an `app` or `shared` key based on a version older than another
 /// writer's latest change, which it overwrites unseen.
 package struct LostUpdate: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.keyWritten]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/lost-update-across-runs", "rules/lost-update-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         // `group` keys are compared across processes by the reducer (GroupKeys), not here.
@@ -44,38 +52,16 @@ extension LostUpdate {
 
 extension LostUpdate: DescribedRule {
     /// `lost-update` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/lost-update-across-runs.jsonl` and `traces/rules/lost-update-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .lostUpdate, defaultSeverity: .error,
         summary: "A write overwrote another writer's change it never saw.",
         fix: "Re-read the shared model before writing (merge), or give each window its own copy.",
         anchor: "the `write`",
-        fires: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":20,"window":"w1","phase":"active"}
-            {"event":"write","t":100,"window":"w1","key":"settings","scope":"shared"}
-            {"event":"save","t":110}
-            {"event":"terminate","t":200}
-            {"event":"launch","t":1000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}],"reason":"background"}
-            {"event":"read","t":1010,"key":"settings","scope":"shared","version":0}
-            {"event":"write","t":1020,"key":"settings","scope":"shared"}
-            {"event":"save","t":1030}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"launch","t":0,"platform":"iPadOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"open","t":11,"window":"w2","scene":"main"}
-            {"event":"phase","t":20,"phase":"active"}
-            {"event":"write","t":100,"window":"w1","key":"notes","scope":"shared"}
-            {"event":"write","t":101,"window":"w1","key":"notes","scope":"shared"}
-            {"event":"read","t":150,"window":"w2","key":"notes","scope":"shared"}
-            {"event":"write","t":160,"window":"w2","key":"notes","scope":"shared"}
-            {"event":"write","t":170,"window":"w1","key":"notes","scope":"shared","base":3}
-            {"event":"save","t":180}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `lost-update`: A write overwrote another writer's change it never saw.
+    public static let lostUpdate = Rule(catalogue: "lost-update")
 }

@@ -3,6 +3,14 @@
 /// (``Transition/backgroundSaveMissed(_:)``); this rule gathers the keys missed at each seq
 /// and reports them together once no later event can add to them (``settle(below:_:_:)``).
 package struct MissedBackgroundSave: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.backgroundSaveMissed]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/missed-background-save-shared", "rules/missed-background-save-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     /// Missed keys by the seq they went to the background at, with their last writes.
     var missed: [UInt64: (keys: Set<KeyRef>, related: Set<UInt64>, subject: FindingSubject?)] = [:]
 
@@ -52,40 +60,16 @@ package struct MissedBackgroundSave: BuiltInRule {
 
 extension MissedBackgroundSave: DescribedRule {
     /// `missed-background-save` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/missed-background-save-shared.jsonl` and `traces/rules/missed-background-save-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .missedBackgroundSave, defaultSeverity: .error,
         summary: "Unsaved state went to the background and was never saved there.",
         fix: "Save when the scene phase becomes `.inactive` or `.background`, not later.",
         anchor: "the event that sent the unsaved state to the background",
-        fires: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":20,"window":"w1","phase":"active"}
-            {"event":"write","t":100,"window":"w1","key":"notes","scope":"shared"}
-            {"event":"phase","t":200,"window":"w1","phase":"inactive"}
-            {"event":"phase","t":300,"window":"w1","phase":"background"}
-            {"event":"launch","t":60000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":20,"window":"w1","phase":"active"}
-            {"event":"write","t":100,"window":"w1","key":"notes","scope":"shared"}
-            {"event":"write","t":110,"window":"w1","key":"draft","scope":"scene"}
-            {"event":"phase","t":200,"window":"w1","phase":"inactive"}
-            {"event":"phase","t":300,"window":"w1","phase":"background"}
-            {"event":"save","t":310}
-            {"event":"phase","t":900,"window":"w1","phase":"inactive"}
-            {"event":"phase","t":910,"window":"w1","phase":"active"}
-            {"event":"write","t":1000,"window":"w1","key":"notes","scope":"shared"}
-            {"event":"phase","t":1100,"window":"w1","phase":"inactive"}
-            {"event":"save","t":1150,"keys":["notes"]}
-            {"event":"phase","t":1200,"window":"w1","phase":"background"}
-            {"event":"launch","t":60000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `missed-background-save`: Unsaved state went to the background and was never saved there.
+    public static let missedBackgroundSave = Rule(catalogue: "missed-background-save")
 }

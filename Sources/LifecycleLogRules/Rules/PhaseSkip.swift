@@ -1,5 +1,13 @@
 /// `phase-skip`: outside macOS, a phase went between background and active without inactive between.
 package struct PhaseSkip: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.phaseChanged]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/phase-skip", "rules/phase-skip-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .phaseChanged(let window, let from, let to) = transition, Self.skipsInactive(from, to) else { return }
@@ -24,39 +32,16 @@ package struct PhaseSkip: BuiltInRule {
 
 extension PhaseSkip: DescribedRule {
     /// `phase-skip` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/phase-skip.jsonl` and `traces/rules/phase-skip-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .phaseSkip, defaultSeverity: .warning,
         summary: "A phase change skipped inactive (UIKit always passes through it).",
         fix: "Observe `scenePhase` in every window's root view; UIKit passes through `.inactive`.",
         anchor: "the `phase`",
-        fires: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":20,"window":"w1","phase":"active"}
-            {"event":"phase","t":30,"window":"w1","phase":"background"}
-            {"event":"phase","t":40,"phase":"background"}
-            {"event":"phase","t":50,"phase":"active"}
-            {"event":"open","t":55,"window":"w2","scene":"main"}
-            {"event":"phase","t":60,"window":"w2","phase":"background"}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"},{"id":"about","kind":"Window"},{"id":"settings","kind":"Settings"},{"id":"status","kind":"MenuBarExtra"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":20,"window":"w1","phase":"active"}
-            {"event":"phase","t":30,"window":"w1","phase":"background"}
-            {"event":"phase","t":40,"window":"w1","phase":"active"}
-            {"event":"terminate","t":50}
-            {"event":"launch","t":1000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":1110,"window":"w1","scene":"main"}
-            {"event":"phase","t":1120,"window":"w1","phase":"active"}
-            {"event":"phase","t":1130,"window":"w1","phase":"inactive"}
-            {"event":"phase","t":1140,"window":"w1","phase":"background"}
-            {"event":"phase","t":1150,"window":"w1","phase":"inactive"}
-            {"event":"phase","t":1160,"window":"w1","phase":"active"}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `phase-skip`: A phase change skipped inactive (UIKit always passes through it).
+    public static let phaseSkip = Rule(catalogue: "phase-skip")
 }

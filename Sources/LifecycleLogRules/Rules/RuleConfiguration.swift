@@ -12,16 +12,19 @@
 public struct RuleConfiguration: Sendable, Hashable {
     /// Per-rule overrides: `nil` switches a rule off.
     public var severities: [Rule: Severity?] = [:]
-    /// The launch watchdog limit for `slow-launch`, in milliseconds of `t`.
-    public var slowLaunchLimit: Double = 20_000
-    /// The longest time from one failed launch to the next that `launch-crash-loop` counts as a
-    /// loop, in milliseconds of `t` (`launch-crash-loop-ms`; rules version 3).
-    public var launchCrashLoopLimit: Double = 60_000
+    /// The thresholds set to other values than their defaults, by ``RuleThreshold/id``.
+    private var thresholdValues: [String: Double] = [:]
     /// Whether the what-if rules (`kill-exposure`) run (`--explore`).
     public var explore = false
 
     /// The catalogue's defaults.
     public init() {}
+
+    /// The value of `threshold`: what a `--rules` file or code set, or else its default.
+    public subscript(threshold threshold: RuleThreshold) -> Double {
+        get { thresholdValues[threshold.id] ?? threshold.defaultValue }
+        set { thresholdValues[threshold.id] = newValue == threshold.defaultValue ? nil : newValue }
+    }
 
     /// The severity `rule` reports at, or `nil` when it is off.
     public func severity(of rule: Rule) -> Severity? {
@@ -71,13 +74,13 @@ public struct RuleConfiguration: Sendable, Hashable {
             case "thresholds":
                 guard case .object(let thresholds) = member.value else { throw bad("\"thresholds\" must be an object") }
                 for entry in thresholds {
-                    guard entry.name == "slow-launch-ms" || entry.name == "launch-crash-loop-ms" else {
-                        throw bad("unknown threshold \"\(entry.name)\"; known: slow-launch-ms, launch-crash-loop-ms")
+                    guard let threshold = RuleThreshold.allCases.first(where: { $0.id == entry.name }) else {
+                        throw bad("unknown threshold \"\(entry.name)\"; known: \(RuleThreshold.allCases.map(\.id).joined(separator: ", "))")
                     }
                     guard case .number(let literal) = entry.value, let limit = Double(literal), limit >= 0, limit.isFinite else {
                         throw bad("\"\(entry.name)\" must be a non-negative number of milliseconds")
                     }
-                    if entry.name == "slow-launch-ms" { slowLaunchLimit = limit } else { launchCrashLoopLimit = limit }
+                    self[threshold: threshold] = limit
                 }
             default:
                 throw bad("unknown member \"\(member.name)\"; a rules file has \"rules\" and \"thresholds\"")
@@ -87,6 +90,21 @@ public struct RuleConfiguration: Sendable, Hashable {
 }
 
 extension RuleConfiguration {
+    /// The launch watchdog limit for `slow-launch`, in milliseconds of `t`.
+    @available(*, deprecated, message: "use configuration[threshold: .slowLaunch]")
+    public var slowLaunchLimit: Double {
+        get { self[threshold: .slowLaunch] }
+        set { self[threshold: .slowLaunch] = newValue }
+    }
+
+    /// The longest time from one failed launch to the next that `launch-crash-loop` counts as a loop,
+    /// in milliseconds of `t`.
+    @available(*, deprecated, message: "use configuration[threshold: .launchCrashLoop]")
+    public var launchCrashLoopLimit: Double {
+        get { self[threshold: .launchCrashLoop] }
+        set { self[threshold: .launchCrashLoop] = newValue }
+    }
+
     /// Reads a `--rules` file's JSON text (the earlier spelling of ``init(json:path:customRules:)``).
     @available(*, deprecated, renamed: "init(json:path:customRules:)")
     public init(json text: String, path: String? = nil, appRules: [any LifecycleRule]) throws {

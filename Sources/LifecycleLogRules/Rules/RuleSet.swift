@@ -7,7 +7,7 @@ package struct RuleSet: Sendable {
     var findings: FindingQueue
     var now = EventTime()
 
-    /// The catalogue's rules and their routing (generated from `Rules/catalogue.list`).
+    /// The catalogue's rules and their routing (generated: `Rules/generated/CatalogueRules.swift`).
     var catalogue: CatalogueRules
     var custom: CustomRules?
     let hasCustom: Bool

@@ -1,5 +1,13 @@
 /// `scene-storage-lost`: a restored window read a scene key as empty that the window it restores had saved.
 package struct SceneStorageLost: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.keyRead]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/scene-storage-lost", "rules/scene-storage-lost-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .keyRead(let name, .scene, let window?, 0) = transition, model.openWindows[window].restored else { return }
@@ -17,42 +25,16 @@ package struct SceneStorageLost: BuiltInRule {
 
 extension SceneStorageLost: DescribedRule {
     /// `scene-storage-lost` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/scene-storage-lost.jsonl` and `traces/rules/scene-storage-lost-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .sceneStorageLost, defaultSeverity: .warning,
         summary: "A restored window read its scene storage as empty.",
         fix: "Keep window state in `@SceneStorage` or restore it in `.onAppear`.",
         anchor: "the `read`",
-        fires: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"editor","kind":"WindowGroup","for":"Doc.ID"}]}
-            {"event":"open","t":10,"window":"e1","scene":"editor","value":"doc-1"}
-            {"event":"open","t":11,"window":"e2","scene":"editor","value":"doc-2"}
-            {"event":"phase","t":20,"phase":"active"}
-            {"event":"write","t":30,"window":"e1","key":"draft","scope":"scene"}
-            {"event":"write","t":31,"window":"e1","key":"draft","scope":"scene"}
-            {"event":"write","t":32,"window":"e2","key":"draft","scope":"scene"}
-            {"event":"save","t":40}
-            {"event":"terminate","t":50}
-            {"event":"launch","t":1000,"platform":"iOS","scenes":[{"id":"editor","kind":"WindowGroup","for":"Doc.ID"}]}
-            {"event":"open","t":1010,"window":"r1","scene":"editor","value":"doc-1","restored":true}
-            {"event":"open","t":1011,"window":"r2","scene":"editor","value":"doc-2","restored":true}
-            {"event":"read","t":1020,"window":"r1","key":"draft","scope":"scene","version":0}
-            {"event":"read","t":1021,"window":"r2","key":"draft","scope":"scene"}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"editor","kind":"WindowGroup","for":"Doc.ID"}]}
-            {"event":"open","t":10,"window":"e1","scene":"editor","value":"doc-1"}
-            {"event":"write","t":20,"window":"e1","key":"draft","scope":"scene"}
-            {"event":"save","t":30,"window":"e1"}
-            {"event":"terminate","t":40}
-            {"event":"launch","t":100,"platform":"iOS","scenes":[{"id":"editor","kind":"WindowGroup","for":"Doc.ID"}]}
-            {"event":"open","t":110,"window":"r1","scene":"editor","value":"doc-1","restored":true}
-            {"event":"read","t":120,"window":"r1","key":"draft","scope":"scene","version":1}
-            {"event":"open","t":130,"window":"n1","scene":"editor","value":"doc-2"}
-            {"event":"read","t":140,"window":"n1","key":"draft","scope":"scene","version":0}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `scene-storage-lost`: A restored window read its scene storage as empty.
+    public static let sceneStorageLost = Rule(catalogue: "scene-storage-lost")
 }

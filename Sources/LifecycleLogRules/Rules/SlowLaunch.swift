@@ -3,6 +3,11 @@
 /// or never became active and ended by a watchdog kill or with no known cause (not in the
 /// background) past that limit (rules.md, Readings 3 and 16).
 package struct SlowLaunch: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.appPhaseChanged, .runEnded]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/slow-launch", "rules/slow-launch-negative"]
+
     /// The watchdog limit, in milliseconds of `t`.
     let limit: Double
 
@@ -56,42 +61,32 @@ package struct SlowLaunch: BuiltInRule {
 
 extension SlowLaunch: DescribedRule {
     /// `slow-launch` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/slow-launch.jsonl` and `traces/rules/slow-launch-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .slowLaunch, defaultSeverity: .warning,
         summary: "The app took over the watchdog limit to become active.",
         fix: "Move work out of `App.init` and the first body (use `.task`).",
         anchor: "the event that first made the app active, or the `kill` or next `launch` that ended the run",
-        fires: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":25000,"window":"w1","phase":"active"}
-            {"event":"terminate","t":26000}
-            {"event":"launch","t":30000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"launch","t":61000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"open","t":61010,"window":"w1","scene":"main"}
-            {"event":"phase","t":61500,"window":"w1","phase":"active"}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":2000,"window":"w1","phase":"inactive"}
-            {"event":"phase","t":3000,"window":"w1","phase":"active"}
-            {"event":"terminate","t":5000}
-            {"event":"launch","t":10000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}],"reason":"background"}
-            {"event":"delegate","t":10005,"callback":"didReceiveRemoteNotification"}
-            {"event":"launch","t":90000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"open","t":90010,"window":"w1","scene":"main"}
-            {"event":"phase","t":90100,"window":"w1","phase":"inactive"}
-            {"event":"phase","t":90200,"window":"w1","phase":"active"}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
 }
 
 extension SlowLaunch {
+    /// Its threshold.
+    package static let thresholds = [RuleThreshold.slowLaunch]
+
+    /// The rule with the catalogue's threshold.
+    package init() { self.init(limit: RuleThreshold.slowLaunch.defaultValue) }
+
     /// The rule with the threshold `configuration` gives it.
-    init(configuration: RuleConfiguration) { self.init(limit: configuration.slowLaunchLimit) }
+    package init(configuration: RuleConfiguration) { self.init(limit: configuration[threshold: .slowLaunch]) }
+}
+
+extension RuleThreshold {
+    /// The launch watchdog limit of `slow-launch` (`slow-launch-ms`): how long a launch with UI may take to become active, in milliseconds of `t`; 20,000 unless set.
+    public static let slowLaunch = RuleThreshold(id: "slow-launch-ms", rule: .slowLaunch, defaultValue: 20_000)
+}
+
+extension Rule {
+    /// `slow-launch`: The app took over the watchdog limit to become active.
+    public static let slowLaunch = Rule(catalogue: "slow-launch")
 }

@@ -3,6 +3,14 @@
 /// a debugger; or a kill of an unknown reason) while active. Clean ends (`terminate`,
 /// `willTerminate`) and kills by the user, a harness or a debugger never fire (rules.md, v2).
 package struct UncleanExit: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.runEnded]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/unclean-exit", "rules/unclean-exit-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .runEnded(let end) = transition, !end.isClean, Self.fires(end, debugger: model.run.debugger) else { return }
@@ -62,35 +70,16 @@ package struct UncleanExit: BuiltInRule {
 
 extension UncleanExit: DescribedRule {
     /// `unclean-exit` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/unclean-exit.jsonl` and `traces/rules/unclean-exit-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .uncleanExit, defaultSeverity: .warning,
         summary: "A run crashed, was killed by the watchdog, or ended active with no recorded cause.",
         fix: "A recorded crash or watchdog kill, or a death while active: check crash logs; save before risky work.",
         anchor: "the `kill`, or the next `launch`",
-        fires: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}],"build":"41"}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":20,"window":"w1","phase":"active"}
-            {"event":"launch","t":5000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}],"build":"41"}
-            {"event":"open","t":5010,"window":"w1","scene":"main"}
-            {"event":"phase","t":5020,"window":"w1","phase":"active"}
-            {"event":"launch","t":9000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}],"build":"42"}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":20,"window":"w1","phase":"active"}
-            {"event":"phase","t":30,"window":"w1","phase":"inactive"}
-            {"event":"phase","t":40,"window":"w1","phase":"background"}
-            {"event":"launch","t":5000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"open","t":5010,"window":"w1","scene":"main"}
-            {"event":"phase","t":5020,"window":"w1","phase":"active"}
-            {"event":"terminate","t":6000}
-            {"event":"launch","t":9000,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `unclean-exit`: A run crashed, was killed by the watchdog, or ended active with no recorded cause.
+    public static let uncleanExit = Rule(catalogue: "unclean-exit")
 }

@@ -1,5 +1,13 @@
 /// `undeclared-scene`: a window of a scene the launch did not declare, or a value for a scene declared without `for`.
 package struct UndeclaredScene: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.windowOpened]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/undeclared-scene", "rules/undeclared-scene-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .windowOpened(let index, let declaration) = transition else { return }
@@ -27,28 +35,16 @@ package struct UndeclaredScene: BuiltInRule {
 
 extension UndeclaredScene: DescribedRule {
     /// `undeclared-scene` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/undeclared-scene.jsonl` and `traces/rules/undeclared-scene-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .undeclaredScene, defaultSeverity: .error,
         summary: "A window of a scene the app did not declare, or a value for a scene without `for`.",
         fix: "Declare the scene (with `for:` when it presents a value).",
         anchor: "the `open`",
-        fires: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"open","t":20,"window":"w2","scene":"inspector"}
-            {"event":"open","t":30,"window":"w3","scene":"main","value":5}
-            {"event":"phase","t":40,"window":"w2","phase":"active"}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"open","t":20,"window":"n1","scene":"note","value":{"id":"B5E1"}}
-            {"event":"open","t":30,"window":"n2","scene":"note"}
-            {"event":"terminate","t":40}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `undeclared-scene`: A window of a scene the app did not declare, or a value for a scene without `for`.
+    public static let undeclaredScene = Rule(catalogue: "undeclared-scene")
 }

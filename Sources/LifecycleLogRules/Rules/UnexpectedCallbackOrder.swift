@@ -3,6 +3,14 @@
 /// run records near it may be wrong, and the rules that read it hold their findings back
 /// (rules.md, Readings 25).
 package struct UnexpectedCallbackOrder: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.diagnostic]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/unexpected-callback-order", "rules/unexpected-callback-order-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .diagnostic(let diagnostic) = transition else { return }
@@ -17,32 +25,17 @@ package struct UnexpectedCallbackOrder: BuiltInRule {
 
 extension UnexpectedCallbackOrder: DescribedRule {
     /// `unexpected-callback-order` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/unexpected-callback-order.jsonl` and
-    /// `traces/rules/unexpected-callback-order-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .unexpectedCallbackOrder, defaultSeverity: .warning,
         summary: "The recorder saw Apple's callbacks contradict what it assumes (a `diagnostic` event), so the recording may be wrong there.",
         fix: "Report it with the OS version and the trace; spec/apple-order.md names the assumption.",
         anchor: "the `diagnostic` event",
         since: 3,
-        fires: [
-            #"""
-            {"format":"lifecycle-trace","version":2}
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}],"reason":"background"}
-            {"event":"phase","t":0,"phase":"background"}
-            {"event":"diagnostic","t":350,"check":"A2","message":"a scene connected 350 ms after the launch sequence ended with none"}
-            {"event":"open","t":360,"window":"w1","scene":"main"}
-            {"event":"phase","t":3800,"phase":"inactive","window":"w1"}
-            {"event":"phase","t":3900,"phase":"active","window":"w1"}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"format":"lifecycle-trace","version":2}
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"diagnostic","t":5,"check":"A2"}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":20,"phase":"active","window":"w1"}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `unexpected-callback-order`: The recorder saw Apple's callbacks contradict what it assumes (a `diagnostic` event), so the recording may be wrong there.
+    public static let unexpectedCallbackOrder = Rule(catalogue: "unexpected-callback-order")
 }

@@ -2,6 +2,14 @@
 /// `activity` `expire` of its process or at its run's end event. Each begin is reported once: at
 /// the first expire while it is open, or else at the run's end (rules.md, Readings 17).
 package struct UnfinishedSave: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.runEnded, .expired]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/unfinished-save-at-quit", "rules/unfinished-save-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     /// The begins of the current run already reported at an expire (they stay open, and are not
     /// reported again at the run's end).
     var reported: [UInt64] = []
@@ -36,35 +44,16 @@ package struct UnfinishedSave: BuiltInRule {
 
 extension UnfinishedSave: DescribedRule {
     /// `unfinished-save` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/unfinished-save-at-quit.jsonl` and `traces/rules/unfinished-save-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .unfinishedSave, defaultSeverity: .error,
         summary: "An asynchronous save began and never ended before the process could be suspended or ended.",
         fix: "Finish an async save before going to the background; end the background task from the save's completion.",
         anchor: "the `activity` `expire`, or the run's end event",
-        fires: [
-            #"""
-            {"format":"lifecycle-trace","version":2}
-            {"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":11,"window":"w1","phase":"active"}
-            {"event":"write","t":50,"window":"w1","key":"notes","scope":"shared"}
-            {"event":"delegate","t":60,"callback":"willTerminate"}
-            {"event":"save","t":61,"store":"notes.sqlite","stage":"begin","id":"q1"}
-            {"event":"terminate","t":62,"reason":"quit"}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"format":"lifecycle-trace","version":2}
-            {"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":11,"window":"w1","phase":"active"}
-            {"event":"write","t":50,"window":"w1","key":"notes","scope":"shared"}
-            {"event":"delegate","t":60,"callback":"willTerminate"}
-            {"event":"save","t":61,"store":"notes.sqlite","stage":"begin","id":"q1"}
-            {"event":"save","t":80,"store":"notes.sqlite","stage":"end","id":"q1"}
-            {"event":"terminate","t":81,"reason":"quit"}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `unfinished-save`: An asynchronous save began and never ended before the process could be suspended or ended.
+    public static let unfinishedSave = Rule(catalogue: "unfinished-save")
 }

@@ -1,5 +1,13 @@
 /// `unknown-event`: an event kind this version does not know, reported once per kind.
 package struct UnknownEvent: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.unknownEvent]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/unknown-event", "rules/unknown-event-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     /// The unknown kinds reported so far.
     var seen: Set<Name> = []
 
@@ -13,25 +21,16 @@ package struct UnknownEvent: BuiltInRule {
 
 extension UnknownEvent: DescribedRule {
     /// `unknown-event` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/unknown-event.jsonl` and `traces/rules/unknown-event-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .unknownEvent, defaultSeverity: .warning,
         summary: "An event kind this version does not know.",
         fix: "A newer recorder's event kind: update LifecycleLog or fix the spelling.",
         anchor: "the first event of the unknown kind",
-        fires: [
-            #"""
-            {"event":"gesture","t":0,"kind":"tap","x":10.5}
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"gesture","t":10,"kind":"swipe"}
-            {"event":"focus","t":20,"window":"w7"}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main","x-device":"iPhone 16"}
-            {"event":"mark","t":20,"label":"ok","x-step":3}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `unknown-event`: An event kind this version does not know.
+    public static let unknownEvent = Rule(catalogue: "unknown-event")
 }

@@ -1,5 +1,13 @@
 /// `unknown-window`: an event names a window that is not open, or an `open` reuses an open window's id.
 package struct UnknownWindow: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.unknownWindow, .windowIdReused]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/unknown-window", "rules/unknown-window-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         switch transition {
@@ -18,36 +26,16 @@ package struct UnknownWindow: BuiltInRule {
 
 extension UnknownWindow: DescribedRule {
     /// `unknown-window` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/unknown-window.jsonl` and `traces/rules/unknown-window-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .unknownWindow, defaultSeverity: .error,
         summary: "An event names a window that is not open, or reuses an open window's id.",
         fix: "Record `open` before a window's events; fresh ids per window.",
         anchor: "the event naming the window",
-        fires: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":20,"window":"w9","phase":"active"}
-            {"event":"phase","t":21,"window":"w1","phase":"active"}
-            {"event":"open","t":30,"window":"w1","scene":"main"}
-            {"event":"dismiss","t":40,"window":"w1"}
-            {"event":"open","t":50,"window":"w1","scene":"main"}
-            {"event":"dismiss","t":60,"window":"w2"}
-            {"event":"write","t":70,"window":"w1","key":"draft","scope":"scene"}
-            {"event":"save","t":80,"window":"w1"}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":20,"window":"w1","phase":"active"}
-            {"event":"write","t":30,"window":"w1","key":"draft","scope":"scene"}
-            {"event":"save","t":40,"window":"w1"}
-            {"event":"dismiss","t":50,"window":"w1"}
-            {"event":"open","t":60,"window":"w1","scene":"main"}
-            {"event":"delegate","t":70,"callback":"sceneWillConnect","window":"w1"}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `unknown-window`: An event names a window that is not open, or reuses an open window's id.
+    public static let unknownWindow = Rule(catalogue: "unknown-window")
 }

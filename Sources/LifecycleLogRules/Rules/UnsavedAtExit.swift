@@ -1,6 +1,14 @@
 /// `unsaved-at-exit`: the process ended (terminate, willTerminate, a kill, or the next launch) with unsaved
 /// keys, other than those whose background save was already missed (`missed-background-save` names them).
 package struct UnsavedAtExit: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.runEnded]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/unsaved-at-exit-macos-quit", "rules/unsaved-at-exit-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .runEnded(let end) = transition, model.dirtyCount > 0 else { return }
@@ -20,30 +28,16 @@ package struct UnsavedAtExit: BuiltInRule {
 
 extension UnsavedAtExit: DescribedRule {
     /// `unsaved-at-exit` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/unsaved-at-exit-macos-quit.jsonl` and `traces/rules/unsaved-at-exit-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .unsavedAtExit, defaultSeverity: .error,
         summary: "The process ended (quit or killed) with unsaved state.",
         fix: "Save on `.inactive`, on `applicationWillTerminate`, and after edits: a quit sends no phase change.",
         anchor: "the run's end event (Readings 11)",
-        fires: [
-            #"""
-            {"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"},{"id":"about","kind":"Window"},{"id":"settings","kind":"Settings"},{"id":"status","kind":"MenuBarExtra"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":11,"window":"w1","phase":"active"}
-            {"event":"write","t":50,"key":"theme","scope":"app"}
-            {"event":"delegate","t":60,"callback":"willTerminate"}
-            {"event":"terminate","t":61,"reason":"quit"}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"launch","t":0,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"note","kind":"WindowGroup","for":"Note.ID"},{"id":"about","kind":"Window"},{"id":"settings","kind":"Settings"},{"id":"status","kind":"MenuBarExtra"}]}
-            {"event":"open","t":10,"window":"w1","scene":"main"}
-            {"event":"phase","t":11,"window":"w1","phase":"active"}
-            {"event":"write","t":50,"key":"theme","scope":"app"}
-            {"event":"save","t":51,"store":"UserDefaults"}
-            {"event":"terminate","t":61}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `unsaved-at-exit`: The process ended (quit or killed) with unsaved state.
+    public static let unsavedAtExit = Rule(catalogue: "unsaved-at-exit")
 }

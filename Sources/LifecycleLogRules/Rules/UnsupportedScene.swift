@@ -1,5 +1,13 @@
 /// `unsupported-scene`: a launch declares a scene kind its platform does not have.
 package struct UnsupportedScene: BuiltInRule {
+    /// The transitions it hears (the generated routing tells it these, and no others).
+    package static let hears: [TransitionKind] = [.runStarted]
+    /// Its examples (in traces/): one that fires, one (`-negative`) that stays quiet.
+    package static let exampleFixtures = ["rules/unsupported-scene", "rules/unsupported-scene-negative"]
+
+    /// The rule as it starts a trace.
+    package init() {}
+
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .runStarted(let launch) = transition,
@@ -24,25 +32,16 @@ package struct UnsupportedScene: BuiltInRule {
 
 extension UnsupportedScene: DescribedRule {
     /// `unsupported-scene` as the catalogue describes it (README.md's rule table and spec/rules.md section 2 are
-    /// generated from it), with examples from `traces/rules/unsupported-scene.jsonl` and `traces/rules/unsupported-scene-negative.jsonl`.
+    /// generated from it), with the events of its `exampleFixtures` as examples.
     package static let description = RuleDescription(
         rule: .unsupportedScene, defaultSeverity: .warning,
         summary: "A scene kind the platform does not have.",
         fix: "Wrap platform-only scenes in `#if os(…)`.",
         anchor: "the `launch`",
-        fires: [
-            #"""
-            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"prefs","kind":"Settings"},{"id":"menu","kind":"MenuBarExtra"},{"id":"about","kind":"Window"},{"id":"space","kind":"ImmersiveSpace"}]}
-            {"event":"terminate","t":50}
-            {"event":"launch","t":100,"platform":"macOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"prefs","kind":"Settings"},{"id":"menu","kind":"MenuBarExtra"},{"id":"about","kind":"Window"},{"id":"space","kind":"ImmersiveSpace"}]}
-            """#,
-        ],
-        quiet: [
-            #"""
-            {"event":"launch","t":0,"platform":"visionOS","scenes":[{"id":"main","kind":"WindowGroup"},{"id":"about","kind":"Window"},{"id":"space","kind":"ImmersiveSpace"},{"id":"docs","kind":"DocumentGroup"}]}
-            {"event":"terminate","t":10}
-            {"event":"launch","t":100,"platform":"tvOS","scenes":[{"id":"main","kind":"WindowGroup"}]}
-            {"event":"terminate","t":110}
-            """#,
-        ])
+        fires: examplesThatFire, quiet: examplesThatStayQuiet)
+}
+
+extension Rule {
+    /// `unsupported-scene`: A scene kind the platform does not have.
+    public static let unsupportedScene = Rule(catalogue: "unsupported-scene")
 }
