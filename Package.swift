@@ -139,6 +139,13 @@ let package = Package(
             ]
         ),
         .testTarget(
+            // The rules without LMDB (issue 31: 5): the model, the reducer, the catalogue, replay of
+            // events in memory and of JSON Lines text, the live check. No `replay` binary, no `.lmdb`
+            // file: it stays in the app-only package below, so the iOS simulator job runs it too.
+            name: "LifecycleLogRulesTests",
+            dependencies: ["LifecycleLogRules", "LifecycleLogRecorder"]
+        ),
+        .testTarget(
             // Only the recorder: the adapter's decisions need no LMDB.
             name: "LifecycleLogRecorderTests",
             dependencies: ["LifecycleLogRecorder"]
@@ -153,7 +160,7 @@ let package = Package(
 
 if appOnly {
     // Everything that needs liblmdb goes: its targets, their products and the tests that use them
-    // (LifecycleLogTestingTests reads `.lmdb` traces too); the recorder's tests stay.
+    // (LifecycleLogTestingTests reads `.lmdb` traces too); the recorder's and the rules' tests stay.
     let needsLMDB: Set<String> = ["CLMDB", "CLMDBGuard", "LifecycleLog", "LifecycleLogCommandLine", "replay", "generate-catalogue", "LifecycleLogTests",
                                   "LifecycleLogTestingTests"]
     package.targets.removeAll { needsLMDB.contains($0.name) }

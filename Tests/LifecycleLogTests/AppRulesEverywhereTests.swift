@@ -3,7 +3,8 @@ import XCTest
 
 /// An app's own rule runs wherever replay runs (issue 20.6): the timeline, statistics, the
 /// Perfetto export and the minimizer see its findings; `--rules` files name and grade it; a bad id
-/// is one thrown error everywhere, never a trap.
+/// is one thrown error everywhere, never a trap. (The minimizer and `--rules` files, which need no
+/// LMDB: LifecycleLogRulesTests' `AppRulesEverywhereTests`.)
 final class AppRulesEverywhereTests: XCTestCase {
     /// Fires when a second `inspector` window opens while one is open.
     struct InspectorOpensOnce: LifecycleRule {
@@ -39,32 +40,6 @@ final class AppRulesEverywhereTests: XCTestCase {
         var perfetto = ""
         try TraceEventExport.write(path, customRules: [InspectorOpensOnce()]) { perfetto += $0 }
         XCTAssertTrue(perfetto.contains("inspector-opens-once"))
-    }
-
-    func testTheMinimizerKeepsAnAppRulesFinding() throws {
-        let all = try events(Self.trace)
-        let result = try TraceMinimizer.minimize(all, rule: rule, customRules: [InspectorOpensOnce()])
-        XCTAssertEqual(result.finding.rule, rule)
-        XCTAssertLessThan(result.events.count, all.count)
-        XCTAssertThrowsError(try TraceMinimizer.minimize(all, rule: rule)) { error in
-            XCTAssertTrue("\(error)".contains("neither in the catalogue nor among the app rules passed"), "\(error)")
-        }
-    }
-
-    func testARulesFileNamesAndGradesAppRulesByID() throws {
-        let off = try RuleConfiguration(json: #"{"rules":{"inspector-opens-once":"off"}}"#, customRules: [InspectorOpensOnce()])
-        XCTAssertEqual(try Replayer.replay(events: events(Self.trace), configuration: off, customRules: [InspectorOpensOnce()]).findings.count, 0)
-        let warning = try RuleConfiguration(json: #"{"rules":{"inspector-opens-once":"warning"}}"#, customRules: [InspectorOpensOnce()])
-        let report = try Replayer.replay(events: events(Self.trace), configuration: warning, customRules: [InspectorOpensOnce()])
-        XCTAssertEqual(report.findings.map(\.severity), [.warning])
-        XCTAssertThrowsError(try RuleConfiguration(json: #"{"rules":{"inspector-opens-once":"off"}}"#)) { error in
-            XCTAssertTrue("\(error)".contains(#"unknown rule "inspector-opens-once""#), "\(error)")
-            XCTAssertTrue("\(error)".contains("ReplayCommand.main(customRules:)"), "\(error)")
-        }
-        XCTAssertThrowsError(try RuleConfiguration(json: #"{"rules":{"inspector-opens-twice":"off"}}"#, customRules: [InspectorOpensOnce()])) { error in
-            XCTAssertTrue("\(error)".contains("known rules: missed-background-save"), "\(error)")
-            XCTAssertTrue("\(error)".hasSuffix("kill-exposure, inspector-opens-once"), "\(error)")
-        }
     }
 
     func testABadAppRuleIDIsOneThrownErrorEverywhere() throws {

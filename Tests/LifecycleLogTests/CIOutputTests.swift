@@ -6,7 +6,8 @@ import XCTest
 @testable import LifecycleLog
 
 /// Output for CI and editors (issue 13): locations that open the right line,
-/// GitHub annotations, JUnit that XML parsers accept, escaped trace strings.
+/// GitHub annotations, JUnit that XML parsers accept, escaped trace strings. (`LineMap` and
+/// `VisibleText`, which need no LMDB: LifecycleLogRulesTests' `CIOutputTests`.)
 final class CIOutputTests: XCTestCase {
     private let editor = "\(repositoryRoot)/traces/examples/macos-editor-quit.jsonl"
     private let notes = "\(repositoryRoot)/traces/examples/notes-ipad-killed-in-background.jsonl"
@@ -65,27 +66,6 @@ final class CIOutputTests: XCTestCase {
         for f in report.findings {
             XCTAssertEqual(f.line, eventLines[Int(f.seq)], "\(f.rule.rawValue) at seq \(f.seq)")
         }
-    }
-
-    func testTheLineMapKeepsOnlyMarksThatPendingFindingsNeed() {
-        var map = LineMap()
-        // The offset changes at every event: the worst case.
-        for seq in UInt64(1)...100_000 {
-            map.note(seq: seq, line: Int(seq) * 2)
-            if map.needsPruning { map.forget(below: seq) }
-        }
-        XCTAssertLessThanOrEqual(map.markCount, 64)
-        XCTAssertEqual(map.line(of: 100_000), 200_000)
-        XCTAssertEqual(map.line(of: 99_990), 199_980)
-        // A finding still pending far back keeps its mark.
-        var pending = LineMap()
-        pending.note(seq: 1, line: 3)
-        for seq in UInt64(2)...10_000 {
-            pending.note(seq: seq, line: Int(seq) + 2 + Int(seq % 2))
-            if pending.needsPruning { pending.forget(below: 1) }
-        }
-        XCTAssertEqual(pending.line(of: 1), 3)
-        XCTAssertEqual(pending.line(of: 9_999), 9_999 + 3)
     }
 
     func testSARIFHasRegionsForJSONLinesAndFingerprintsThatSurviveShiftedSeqs() throws {
@@ -194,11 +174,6 @@ final class CIOutputTests: XCTestCase {
         XCTAssertEqual(error.status, 2)
         XCTAssertFalse(error.stderr.contains("\u{1B}"), error.stderr)
         XCTAssertTrue(error.stderr.contains(#"\u{1B}[2J"#), error.stderr)
-    }
-
-    func testVisibleTextKeepsLettersAndEscapesControls() {
-        XCTAssertEqual(VisibleText.escape("fenêtre 日本 😀"), "fenêtre 日本 😀")
-        XCTAssertEqual(VisibleText.escape("a\u{1B}b\u{7}\u{9B}\u{7F}\n\t\u{2028}"), #"a\u{1B}b\u{7}\u{9B}\u{7F}\u{A}\u{9}\u{2028}"#)
     }
 
     // MARK: 4. Empty traces

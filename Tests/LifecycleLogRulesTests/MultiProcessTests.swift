@@ -1,5 +1,5 @@
 import XCTest
-@testable import LifecycleLog
+@testable import LifecycleLogRules
 
 /// Trace format 2: every process has its own runs, windows, phases and keys; `group` keys are
 /// one value across processes, and `lost-update` compares their writers across processes.

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import LifecycleLog
+@testable import LifecycleLogRules
 
 /// The catalogue describes itself (issue 20.2): every rule's examples fire and stay quiet as its
 /// description says, and README.md's and spec/rules.md's tables are the ones generated from the

@@ -1,5 +1,5 @@
 import XCTest
-@testable import LifecycleLog
+@testable import LifecycleLogRules
 
 /// Each rule of rules.md, beyond what the fixtures in traces/ show.
 final class RuleTests: XCTestCase {

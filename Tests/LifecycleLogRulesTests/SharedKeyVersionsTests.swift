@@ -1,5 +1,4 @@
 import XCTest
-@testable import LifecycleLog
 @testable import LifecycleLogRules
 
 /// `SharedKeyVersions` and `SeqMultiset` against the obvious model: every writer takes a copy of

@@ -1,5 +1,5 @@
 import XCTest
-@testable import LifecycleLog
+@testable import LifecycleLogRules
 
 /// Issue 21, item 5: the launch is recorded where the system says how the app was launched (the
 /// app delegate adaptor), with the app-level phase from the application's own notifications, for

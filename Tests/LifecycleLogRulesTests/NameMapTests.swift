@@ -1,5 +1,4 @@
 import XCTest
-@testable import LifecycleLog
 @testable import LifecycleLogRules
 
 /// `NameMap`, the small map behind a window's scene keys and activities: the

@@ -1,5 +1,5 @@
 import XCTest
-@testable import LifecycleLog
+@testable import LifecycleLogRules
 import LifecycleLogRecorder
 
 /// `launch-crash-loop` (rules.md version 3, Readings 22 and 23).

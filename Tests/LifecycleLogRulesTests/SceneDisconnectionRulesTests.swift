@@ -1,5 +1,5 @@
 import XCTest
-@testable import LifecycleLog
+@testable import LifecycleLogRules
 
 /// Issue 21, item 3: what the rules make of what `WindowTracker` records for Apple's documented
 /// scene sequences. A disconnected scene is not a closed one (trace-format.md, `delegate`): its

@@ -1,5 +1,5 @@
 import XCTest
-@testable import LifecycleLog
+@testable import LifecycleLogRules
 
 /// Rules version 2 (issue 12): how runs end (kill, willTerminate), `unclean-exit`, `slow-launch`,
 /// staged saves and `unfinished-save`, beyond what the fixtures in traces/rules/ show.
