@@ -63,7 +63,7 @@ public func assertNoFindings(
 /// ])
 /// ```
 ///
-/// It reports and attaches a failure as ``assertNoFindings(in:configuration:customRules:fileID:filePath:line:column:)``
+/// It reports and attaches a failure as ``assertNoFindings(in:configuration:customRules:fileID:filePath:line:column:)-(RecordedSession,_,_,_,_,_,_)``
 /// does.
 ///
 /// - Parameters:
