@@ -49,8 +49,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // Live checking's reporters only (LifecycleLogLive): runtime issues as SwiftUI raises them,
-        // and the app's own logger. 1.9.0 is the first with `reportIssue(_:severity:)` (and a Swift
+        // Live checking's reporters (LifecycleLogLive): runtime issues as SwiftUI raises them, and
+        // the app's own logger; and the test assertions' failures (LifecycleLogTesting). 1.9.0 is the first with `reportIssue(_:severity:)` (and a Swift
         // Testing warning for `.warning`); scripts/check-dependency-floors keeps each floor honest.
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.9.0"),
         // 1.11.0: the tests' log handler implements `log(event:)` (LogEvent); the library alone needs 1.6.0.
@@ -124,8 +124,19 @@ let package = Package(
             // under `#if LIFECYCLELOG_TESTING_LMDB`, defined exactly where the dependency is
             // declared: never `canImport(LifecycleLog)`, which on a Mac would find the module
             // whenever the build happened to make it first (issue 29: 8).
+            //
+            // Failures go through swift-issue-reporting's `reportIssue`: an issue in a Swift Testing
+            // test, an `XCTFail` in an XCTest one. IssueReportingTestSupport is what lets it record a
+            // Swift Testing issue (and find XCTest without Objective-C): without it, on Linux, the
+            // issue is only printed. It links Testing and XCTest, so it belongs in test targets
+            // only; LifecycleLogTesting is for test targets, so it brings it, and an app's test
+            // target needs nothing but LifecycleLogTesting.
             name: "LifecycleLogTesting",
-            dependencies: ["LifecycleLogRules"]
+            dependencies: [
+                "LifecycleLogRules",
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
                 + (testingReadsLMDB ? [.target(name: "LifecycleLog", condition: .when(platforms: [.linux]))] : []),
             swiftSettings: testingReadsLMDB ? [.define("LIFECYCLELOG_TESTING_LMDB", .when(platforms: [.linux]))] : []
         ),

@@ -23,7 +23,7 @@ import LifecycleLogRules
 /// Swift Testing finds its test from the test's own task: a finding reported from elsewhere (the
 /// live check's own queue) is taken for XCTest's, so a warning is logged and an error is an
 /// `XCTFail`. To make a live check's findings issues of a Swift Testing test, assert on it from
-/// the test: `assertNoFindings(in: live)` (`LifecycleLogTesting`).
+/// the test: `assertNoFindings(in: .live(live))` (`LifecycleLogTesting`).
 public struct RuntimeIssueReporter: LiveFindingReporter {
     /// Where a warning goes when reporting it as an issue would fail the running test.
     let warningLog: any LiveFindingReporter

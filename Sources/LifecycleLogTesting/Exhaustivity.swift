@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// // Only the lost update matters to this test; whatever else the rules find is ignored.
-/// assertFindings(in: recorder, [ExpectedFinding(.lostUpdate, at: 8)], exhaustivity: .off)
+/// assertFindings(in: .recorder(recorder), [ExpectedFinding(.lostUpdate, at: 8)], exhaustivity: .off)
 /// ```
 public enum Exhaustivity: Sendable, Hashable {
     /// Every finding must be expected: a finding the test did not name fails it (the default).

@@ -1,14 +1,14 @@
 import LifecycleLogRules
 
 /// A finding a test expects replay to report, for
-/// ``assertFindings(inTrace:_:exhaustivity:configuration:customRules:fileID:filePath:line:column:)``.
+/// ``assertFindings(in:_:exhaustivity:configuration:customRules:fileID:filePath:line:column:)-(RecordedSession,_,_,_,_,_,_,_,_)``.
 ///
 /// Replay reports at most one finding per rule and seq, so a rule and the seq
 /// of the event it is anchored at name a finding. The severity and the message
 /// are compared only when you give them.
 ///
 /// ```swift
-/// assertFindings(inTrace: path, [
+/// assertFindings(in: .trace(path), [
 ///     ExpectedFinding(.lostUpdate, at: 8),
 ///     ExpectedFinding(.missedBackgroundSave, at: 12, severity: .error),
 /// ])

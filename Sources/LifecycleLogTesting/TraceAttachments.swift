@@ -23,12 +23,22 @@ enum TraceAttachments {
     /// Traces larger than this are not attached (the timeline still is).
     static let maxTraceBytes = 64 << 20
 
+    /// Whether the calling code runs inside a Swift Testing test (on the test's own task): there a
+    /// failure's session is attached; elsewhere a trace's timeline is written beside it.
+    static var inSwiftTesting: Bool {
+        #if canImport(Testing)
+        return Test.current != nil
+        #else
+        return false
+        #endif
+    }
+
     /// Attaches the session: its file and, where the reports are (`LifecycleLog`), its timeline,
     /// replayed with `configuration`; events in memory as a `.jsonl` file (at most
     /// ``maxTraceBytes`` of it).
     static func record(_ session: RecordedSession, configuration: RuleConfiguration, at site: CallSite) {
         #if canImport(Testing) && compiler(>=6.2)
-        guard TestFailure.inSwiftTesting else { return }
+        guard inSwiftTesting else { return }
         if let events = session.events {
             var text = ""
             for event in events {

@@ -8,8 +8,8 @@ import Testing
     @Test func aCleanTracePasses() throws {
         let folder = TemporaryFolder()
         let clean = try Session.trace("clean.lmdb", in: folder, Session.recordClean)
-        assertNoFindings(inTrace: clean)
-        assertFindings(inTrace: clean, [])
+        assertNoFindings(in: .trace(clean))
+        assertFindings(in: .trace(clean), [])
     }
 
     @Test func aTraceWithFindingsFailsWithTheDiffAtTheCall() throws {
@@ -23,7 +23,7 @@ import Testing
             """
         let line = #line + 2
         withKnownIssue {
-            assertNoFindings(inTrace: buggy)
+            assertNoFindings(in: .trace(buggy))
         } matching: { issue in
             issue.comments.map(\.rawValue) == [expected] && issue.sourceLocation?.line == line
                 && issue.sourceLocation?.fileID == #fileID
@@ -33,14 +33,14 @@ import Testing
     @Test func exactFindingsPassWhenExactlyThoseAreFound() throws {
         let folder = TemporaryFolder()
         let buggy = try Session.trace("buggy.lmdb", in: folder, Session.recordTwoBugs)
-        assertFindings(inTrace: buggy, [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.unsavedAtExit, at: 7)])
+        assertFindings(in: .trace(buggy), [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.unsavedAtExit, at: 7)])
     }
 
     @Test func exactFindingsFailWhenOneIsMissingOrAnotherIsFound() throws {
         let folder = TemporaryFolder()
         let buggy = try Session.trace("buggy.lmdb", in: folder, Session.recordTwoBugs)
         withKnownIssue {
-            assertFindings(inTrace: buggy, [ExpectedFinding(.unsavedDismiss, at: 5)])
+            assertFindings(in: .trace(buggy), [ExpectedFinding(.unsavedDismiss, at: 5)])
         } matching: { issue in
             issue.comments.map(\.rawValue) == ["""
                 \(buggy): the lifecycle findings differ from those expected (expected −, actual +):
@@ -50,7 +50,7 @@ import Testing
                 """]
         }
         withKnownIssue {
-            assertFindings(inTrace: buggy, [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.unsavedAtExit, at: 7),
+            assertFindings(in: .trace(buggy), [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.unsavedAtExit, at: 7),
                                             ExpectedFinding(.lostUpdate, at: 6)])
         } matching: { issue in
             issue.comments.map(\.rawValue).first?.contains("\n− seq 6 [lost-update]\n") == true
@@ -61,10 +61,10 @@ import Testing
         let folder = TemporaryFolder()
         let recorder = try Session.recorder(folder.file("recorded.lmdb"))
         Session.recordClean(into: recorder)
-        assertNoFindings(in: recorder)
+        assertNoFindings(in: .recorder(recorder))
         recorder.write(key: "notes", scope: .shared)  // after terminate: event-before-launch
         withKnownIssue {
-            assertNoFindings(in: recorder)
+            assertNoFindings(in: .recorder(recorder))
         } matching: { issue in
             issue.comments.map(\.rawValue).first?.contains("+ seq 8 [event-before-launch] error: ") == true
         }
@@ -75,7 +75,7 @@ import Testing
         let folder = TemporaryFolder()
         let missing = folder.file("missing.lmdb")
         withKnownIssue {
-            assertNoFindings(inTrace: missing)
+            assertNoFindings(in: .trace(missing))
         } matching: { issue in
             issue.comments.map(\.rawValue).first?.hasPrefix("\(missing): could not replay the session: ") == true
         }

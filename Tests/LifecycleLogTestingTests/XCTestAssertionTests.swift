@@ -10,7 +10,7 @@ final class XCTestAssertionTests: XCTestCase {
         let buggy = try Session.trace("buggy.lmdb", in: folder, Session.recordTwoBugs)
 
         XCTAssertNil(failureMessage(trace: clean, expected: [], configuration: RuleConfiguration()))
-        assertNoFindings(inTrace: clean)  // must not fail this test
+        assertNoFindings(in: .trace(clean))  // must not fail this test
 
         XCTAssertEqual(failureMessage(trace: buggy, expected: [], configuration: RuleConfiguration()), """
             \(buggy): expected no lifecycle findings, but replay found 2 (actual +):
@@ -35,7 +35,7 @@ final class XCTestAssertionTests: XCTestCase {
                    ExpectedFinding(.unsavedAtExit, at: 7)]
 
         XCTAssertNil(failureMessage(trace: buggy, expected: all, configuration: RuleConfiguration(), customRules: [SharedWritesComeFromWindows()]))
-        assertFindings(inTrace: buggy, all, customRules: [SharedWritesComeFromWindows()])  // must not fail this test
+        assertFindings(in: .trace(buggy), all, customRules: [SharedWritesComeFromWindows()])  // must not fail this test
         XCTAssertEqual(failureMessage(trace: buggy, expected: Array(all.dropFirst()), configuration: RuleConfiguration(),
                                       customRules: [SharedWritesComeFromWindows()])?.contains("+ seq 5 [unsaved-dismiss]"), true)
         XCTAssertEqual(failureMessage(trace: buggy, expected: all, configuration: RuleConfiguration())?.contains("− seq 6 [shared-writes-from-windows]"), true)
@@ -47,7 +47,7 @@ final class XCTestAssertionTests: XCTestCase {
         let both = [ExpectedFinding(.unsavedAtExit, at: 7), ExpectedFinding(.unsavedDismiss, at: 5, severity: .error)]
 
         XCTAssertNil(failureMessage(trace: buggy, expected: both, configuration: RuleConfiguration()))
-        assertFindings(inTrace: buggy, both)  // must not fail this test
+        assertFindings(in: .trace(buggy), both)  // must not fail this test
 
         XCTAssertEqual(failureMessage(trace: buggy, expected: [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.lostUpdate, at: 6)],
                                       configuration: RuleConfiguration()), """
@@ -80,10 +80,10 @@ final class XCTestAssertionTests: XCTestCase {
         recorder.phase(.active, window: "n1")
         recorder.write(key: "draft", scope: .scene, window: "n1")
         recorder.dismiss(window: "n1")
-        assertFindings(in: recorder, [ExpectedFinding(.unsavedDismiss, at: 5)])
+        assertFindings(in: .recorder(recorder), [ExpectedFinding(.unsavedDismiss, at: 5)])
         recorder.write(key: "notes", scope: .shared)
         recorder.terminate()
-        assertFindings(in: recorder, [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.unsavedAtExit, at: 7)])
+        assertFindings(in: .recorder(recorder), [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.unsavedAtExit, at: 7)])
         try recorder.close()
     }
 
@@ -127,9 +127,9 @@ final class XCTestFailureReportingTests: XCTestCase {
         let buggy = try Session.trace("buggy.lmdb", in: folder, Session.recordTwoBugs)
         let clean = try Session.trace("clean.lmdb", in: folder, Session.recordClean)
         capturing = true
-        assertNoFindings(inTrace: clean)
-        assertNoFindings(inTrace: buggy); let line = #line
-        assertFindings(inTrace: buggy, [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.unsavedAtExit, at: 7)])
+        assertNoFindings(in: .trace(clean))
+        assertNoFindings(in: .trace(buggy)); let line = #line
+        assertFindings(in: .trace(buggy), [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.unsavedAtExit, at: 7)])
         capturing = false
 
         XCTAssertEqual(captured.count, 1, "\(captured)")
@@ -143,6 +143,53 @@ final class XCTestFailureReportingTests: XCTestCase {
         let page = try String(contentsOfFile: buggy + ".timeline.html", encoding: .utf8)
         XCTAssertTrue(page.hasPrefix("<!DOCTYPE html>") && page.contains("unsaved-dismiss"), String(page.prefix(200)))
         XCTAssertFalse(FileManager.default.fileExists(atPath: clean + ".timeline.html"), "a passing assertion writes nothing")
+    }
+
+    /// The eight assertions before `RecordedSession` still compile (with a deprecation warning, hence
+    /// the attribute here) and forward to the new two: a pass passes, a failure is the same failure,
+    /// at the old call's line.
+    @available(*, deprecated)
+    func testTheDeprecatedAssertionsForwardToTheNewOnes() throws {
+        let folder = TemporaryFolder()
+        let buggy = try Session.trace("buggy.lmdb", in: folder, Session.recordTwoBugs)
+        let clean = try Session.trace("clean.lmdb", in: folder, Session.recordClean)
+        let both = [ExpectedFinding(.unsavedDismiss, at: 5), ExpectedFinding(.unsavedAtExit, at: 7)]
+        let sink = MemorySink()
+        let recorder = LifecycleRecorder(sink: sink, clock: Session.steppingClock())
+        Session.recordTwoBugs(into: recorder)
+        let live = try LiveCheck()
+        let liveRecorder = LifecycleRecorder(sink: live, clock: Session.steppingClock())
+        Session.recordTwoBugs(into: liveRecorder)
+        try liveRecorder.close()
+
+        capturing = true
+        assertNoFindings(inTrace: clean)
+        assertFindings(inTrace: buggy, both)
+        assertFindings(in: recorder, both)
+        assertFindings(in: sink.events, both)
+        assertFindings(in: live, both)
+        assertFindings(in: sink.events, [both[0]], exhaustivity: .off)
+        XCTAssertEqual(captured.count, 0, "\(captured)")
+        assertNoFindings(inTrace: buggy); let traceLine = #line
+        assertNoFindings(in: recorder); let recorderLine = #line
+        assertNoFindings(in: sink.events); let eventsLine = #line
+        assertNoFindings(in: live); let liveLine = #line
+        assertFindings(inTrace: buggy, [both[0]]); let findingsLine = #line
+        capturing = false
+        try recorder.close()
+
+        XCTAssertEqual(captured.map(\.line), [traceLine, recorderLine, eventsLine, liveLine, findingsLine], "\(captured)")
+        XCTAssertEqual(Set(captured.map(\.file)), [#filePath])
+        // The failure is the assertion's message, exactly (swift-corelibs-xctest puts "failed - " before it).
+        let messages = captured.map { $0.description.hasPrefix("failed - ") ? String($0.description.dropFirst(9)) : $0.description }
+        XCTAssertEqual(messages[0], try XCTUnwrap(failureMessage(trace: buggy, expected: [], configuration: RuleConfiguration()))
+                       + "\nThe timeline of this trace, written for this failure: \(buggy).timeline.html (open it in a browser)")
+        XCTAssertEqual(messages[1], failureMessage(.events(sink.events), expected: [], configuration: RuleConfiguration())?
+            .replacingOccurrences(of: "events: ", with: "memory: "))
+        XCTAssertEqual(messages[2], failureMessage(.events(sink.events), expected: [], configuration: RuleConfiguration()))
+        XCTAssertTrue(messages[3].hasPrefix("live check: expected no lifecycle findings, but replay found 2 (actual +):\n"), messages[3])
+        XCTAssertTrue(messages[4].hasPrefix("\(buggy): the lifecycle findings differ from those expected"), messages[4])
+        XCTAssertFalse(messages.contains { $0.contains("host application") }, "swift-issue-reporting's app-host warning, false on Linux")
     }
 }
 #endif
