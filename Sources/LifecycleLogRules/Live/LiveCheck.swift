@@ -66,7 +66,7 @@ public final class LiveCheck: RecordingSink, Sendable {
     public static let maxKeptFindings = 10_000
 
     /// The findings so far (the first ``maxKeptFindings``), in report order: what a test asserts
-    /// on (`LifecycleLogTesting`'s `assertNoFindings(in:)` with a live check). Call
+    /// on (`LifecycleLogTesting`'s `assertNoFindings(in: .live(check))`). Call
     /// ``waitUntilChecked()`` or ``finish()`` first to include everything recorded.
     public var checkedFindings: [Finding] { fold.withLock { $0.kept } }
 
