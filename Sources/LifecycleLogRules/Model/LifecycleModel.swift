@@ -120,7 +120,7 @@ package struct LifecycleModel: Sendable {
     mutating func addWindow(instance: Int, id: Name, scene: Name, canonicalValue: String?, restored: Bool,
                             openSeq: UInt64, restorationSlot: Int) -> Int {
         windowSlots.set(Int(id), Int32(openWindows.count))
-        openByScene.opened(.init(instance: instance, id: id), scene: scene, value: canonicalValue)
+        openByScene.opened(.init(instance: instance, id: id), scene: scene, valueSlot: canonicalValue == nil ? nil : restorationSlot)
         ownPhaseCounts.add(nil, 1)
         if hasDocumentKeys, let canonicalValue { documentViewers[canonicalValue, default: 0] += 1 }
         let seen = SeenVersions(startSeq: openSeq)
@@ -157,7 +157,8 @@ package struct LifecycleModel: Sendable {
             pendingBackgroundSeqs.remove(pending.seq)
             openWindows[index].pendingBackground = nil
         }
-        openByScene.closed(.init(instance: instance, id: openWindows[index].id), scene: openWindows[index].scene, value: openWindows[index].canonicalValue)
+        openByScene.closed(.init(instance: instance, id: openWindows[index].id), scene: openWindows[index].scene,
+                           valueSlot: openWindows[index].canonicalValue == nil ? nil : slot)
         windowSlots.set(Int(openWindows[index].id), -1)
         let last = openWindows.count - 1
         if index != last {

@@ -21,7 +21,9 @@ package struct DuplicateWindow: BuiltInRule {
         guard declaration.isSingleInstance || (canonical != nil && declaration.isPerValue) else { return }
         let singleInstance = declaration.isSingleInstance
         // The earliest other open window of the same scene (and value), from the model's index.
-        if let other = model.openByScene.earliest(of: scene, value: singleInstance ? nil : canonical, besides: model.openWindows[index].instance),
+        // A window with a value has the restoration slot of its scene and value (one per pair).
+        let valueSlot = singleInstance ? nil : model.openWindows[index].restorationSlot
+        if let other = model.openByScene.earliest(of: scene, valueSlot: valueSlot, besides: model.openWindows[index].instance),
            let earliest = model.windowIndex(other.id) {
             report(index, other: earliest, declaration, now, model, &findings)
         }
