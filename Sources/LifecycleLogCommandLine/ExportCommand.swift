@@ -1,10 +1,6 @@
 import ArgumentParser
 import LifecycleLog
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 /// What `replay export` writes.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {

@@ -1,10 +1,6 @@
 import ArgumentParser
 import LifecycleLog
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 extension Replay {
     /// `replay minimize TRACE --rule R [--seq N] -o fixture.jsonl`
