@@ -69,7 +69,14 @@ let package = Package(
             dependencies: ["CLMDB"]
         ),
         .target(
+            // The platform's C library for the package's own files (`internal import LifecycleLogPlatform`):
+            // one shim instead of a `#if canImport(Darwin) … #elseif canImport(Glibc)` block per file.
+            // Pure Swift, builds on every platform the recorder does; not a product.
+            name: "LifecycleLogPlatform"
+        ),
+        .target(
             name: "LifecycleLogRecorder",
+            dependencies: ["LifecycleLogPlatform"],
             exclude: privacyManifestElsewhere,
             resources: privacyManifest
         ),
@@ -83,7 +90,7 @@ let package = Package(
         ),
         .target(
             name: "LifecycleLogRules",
-            dependencies: ["LifecycleLogRecorder"],
+            dependencies: ["LifecycleLogRecorder", "LifecycleLogPlatform"],
             exclude: privacyManifestElsewhere,
             resources: privacyManifest
         ),
@@ -97,7 +104,7 @@ let package = Package(
         ),
         .target(
             name: "LifecycleLog",
-            dependencies: ["LifecycleLogRules", "LifecycleLogRecorder", "CLMDB", "CLMDBGuard"],
+            dependencies: ["LifecycleLogRules", "LifecycleLogRecorder", "LifecycleLogPlatform", "CLMDB", "CLMDBGuard"],
             // The timeline's script, the source of Report/TimelineScript.swift (scripts/generate-timeline-script).
             exclude: ["Report/TimelineScript.js"]
         ),
@@ -105,6 +112,7 @@ let package = Package(
             name: "LifecycleLogCommandLine",
             dependencies: [
                 "LifecycleLog",
+                "LifecycleLogPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

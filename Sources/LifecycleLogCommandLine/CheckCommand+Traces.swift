@@ -6,11 +6,7 @@ import FoundationEssentials  // FileManager, without loading all of Foundation a
 import Foundation
 #endif
 import LifecycleLog
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 /// The traces the arguments name, and their replay on all cores.
 extension Replay.Check {

@@ -6,17 +6,13 @@ import FoundationEssentials  // FileManager, without loading all of Foundation a
 import Foundation
 #endif
 import LifecycleLog
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 extension ReportFormat: ExpressibleByArgument {}
 
 extension Replay {
     /// `replay TRACE… [--assert] [--strict] [--explore] [--format …] [--rules FILE]`
-    struct Check: ParsableCommand {
+    struct Check: ParsableCommand, RuleOptionsHelp, ProcessOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "check",
             abstract: "Replay traces and report what the rules find (the default command).",
@@ -78,8 +74,10 @@ extension Replay {
         @Option(help: "The output format: text, json, junit, sarif or github (GitHub Actions annotations, and a job summary appended to $GITHUB_STEP_SUMMARY when it is set).")
         var format: ReportFormat = .text
 
-        @Option(help: "A JSON file that switches rules off, re-grades them or sets thresholds, like {\"rules\":{\"phase-skip\":\"off\"},\"thresholds\":{\"slow-launch-ms\":10000}}.")
-        var rules: String?
+        @OptionGroup var ruleOptions: RuleOptions<Check>
+        static let rulesHelp = "A JSON file that switches rules off, re-grades them or sets thresholds, like {\"rules\":{\"phase-skip\":\"off\"},\"thresholds\":{\"slow-launch-ms\":10000}}."
+        /// The `--rules` file, if any.
+        var rules: String? { ruleOptions.rules }
 
         @Flag(help: "Print the rebuilt state (windows, phases, values, unsaved keys) instead of findings.")
         var state = false
@@ -87,8 +85,10 @@ extension Replay {
         @Option(help: "With --state, the seq just after which to show the state (default: the end).")
         var at: UInt64?
 
-        @Option(help: "With --state, only this process's state (trace format 2; \"\" is the main app). Default: every process's.")
-        var process: String?
+        @OptionGroup var processOptions: ProcessOptions<Check>
+        static let processHelp = "With --state, only this process's state (trace format 2; \"\" is the main app). Default: every process's."
+        /// The `--process` named, if any.
+        var process: String? { processOptions.process }
 
         @Option(help: "Compare the report with this expected-report file (with a folder or several traces: the folder holding NAME.expected.json for each trace NAME), replaying with the options it records; print a diff and exit 1 when they differ.")
         var expect: String?
@@ -132,7 +132,7 @@ extension Replay {
         }
 
         func run() throws {
-            var configuration = try loadRuleConfiguration(rules)
+            var configuration = try ruleOptions.configuration()
             configuration.explore = explore
 
             if state {
@@ -296,13 +296,4 @@ extension Replay {
         }
 
     }
-}
-
-/// The rule configuration of a `--rules FILE` option (the catalogue's defaults without one).
-func loadRuleConfiguration(_ path: String?) throws -> RuleConfiguration {
-    guard let path else { return RuleConfiguration() }
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-        throw LifecycleLogError(.io, "cannot read the rules file; check the path", path: path)
-    }
-    return try RuleConfiguration(json: text, path: path, customRules: AppRules.current)
 }

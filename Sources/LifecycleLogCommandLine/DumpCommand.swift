@@ -3,7 +3,7 @@ import LifecycleLog
 
 extension Replay {
     /// `replay dump TRACE [--from SEQ] [--to SEQ] [--process P] [--window W] [--kind K]`
-    struct Dump: ParsableCommand {
+    struct Dump: ParsableCommand, ProcessOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "dump",
             abstract: "List a trace's events, aligned, filtered by seq range, process, window and kind.",
@@ -25,8 +25,8 @@ extension Replay {
         @Option(help: "The last seq to list.")
         var to: UInt64?
 
-        @Option(help: "Only events of this process (trace format 2; \"\" is the main app).")
-        var process: String?
+        @OptionGroup var processOptions: ProcessOptions<Dump>
+        static let processHelp = "Only events of this process (trace format 2; \"\" is the main app)."
 
         @Option(help: "Only events that name this window (of every process, each labelled, unless --process says which).")
         var window: String?
@@ -40,7 +40,7 @@ extension Replay {
         }
 
         func run() throws {
-            let filter = EventListing.Filter(from: from, to: to ?? .max, process: process, window: window, kinds: Set(kind))
+            let filter = EventListing.Filter(from: from, to: to ?? .max, process: processOptions.process, window: window, kinds: Set(kind))
             // Gathered (spilling to disk) and printed only when the range was read whole:
             // a trace damaged inside the range prints its error, not half a listing.
             warnAboutTornRecords([trace])

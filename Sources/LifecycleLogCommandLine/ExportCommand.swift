@@ -1,10 +1,6 @@
 import ArgumentParser
 import LifecycleLog
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 /// What `replay export` writes.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
@@ -26,7 +22,7 @@ enum OTLPSignal: String, ExpressibleByArgument, CaseIterable {
 
 extension Replay {
     /// `replay export TRACE.lmdb [-o OUT.jsonl]`
-    struct Export: ParsableCommand {
+    struct Export: ParsableCommand, RuleOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "export",
             abstract: "Export a trace file as JSON Lines.",
@@ -73,8 +69,8 @@ extension Replay {
         @Flag(help: "With --format perfetto or otlp, also place the what-if findings (kill-exposure).")
         var explore = false
 
-        @Option(help: "With --format perfetto or otlp, a rules file, as for replay TRACE --rules.")
-        var rules: String?
+        @OptionGroup var ruleOptions: RuleOptions<Export>
+        static let rulesHelp = "With --format perfetto or otlp, a rules file, as for replay TRACE --rules."
 
         @Option(help: "With --format otlp, where the trace's t 0 lies: milliseconds since 1970 (UTC), such as $(date +%s000) when the session started.")
         var startUnixMs: UInt64?
@@ -92,7 +88,7 @@ extension Replay {
             if format != .jsonl, salvage {
                 throw ValidationError("--salvage writes JSON Lines; leave out --format \(format.rawValue) (export the salvaged .jsonl afterwards)")
             }
-            if format == .jsonl, explore || rules != nil {
+            if format == .jsonl, explore || ruleOptions.rules != nil {
                 throw ValidationError("--explore and --rules choose findings, which only --format perfetto and otlp export")
             }
             if format != .otlp, startUnixMs != nil {
@@ -188,7 +184,7 @@ extension Replay {
 
         /// `--format perfetto` (the trace-event JSON) or `otlp` (OTLP/JSON logs or spans), written only when whole.
         private func exportWithFindings() throws {
-            var configuration = try loadRuleConfiguration(rules)
+            var configuration = try ruleOptions.configuration()
             configuration.explore = explore
             let start = (startUnixMs ?? 0) * 1_000_000
             func write(_ body: (String) throws -> Void) throws {

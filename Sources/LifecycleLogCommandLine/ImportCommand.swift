@@ -3,7 +3,7 @@ import LifecycleLog
 
 extension Replay {
     /// `replay import IN.jsonl -o OUT.lmdb`
-    struct Import: ParsableCommand {
+    struct Import: ParsableCommand, OutputOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Import a JSON Lines trace into a trace file.",
@@ -23,14 +23,13 @@ extension Replay {
         @Argument(help: "The JSON Lines trace to read ('-' for standard input).")
         var input: String
 
-        @Option(name: .shortAndLong, help: "The trace file to write (conventionally *.lmdb).")
-        var output: String
-
-        @Flag(help: "Replace an existing -o file even when it is not a trace file.")
-        var force = false
+        @OptionGroup var outputOptions: OutputOptions<Import>
+        static let outputHelp = "The trace file to write (conventionally *.lmdb)."
+        static let forceHelp = "Replace an existing -o file even when it is not a trace file."
 
         func run() throws {
-            try OutputFile.check(output, writes: .traceFile, command: "replay import", inputs: [input], force: force, suggestion: [
+            let output = outputOptions.output
+            try outputOptions.check(writes: .traceFile, command: "replay import", inputs: [input], suggestion: [
                 .jsonLines: "replay export TRACE.lmdb -o OUT.jsonl (import turns JSON Lines into a trace file)",
                 .html: "replay report TRACE -o OUT.html",
                 .json: "replay TRACE --format json > OUT.json",

@@ -1,9 +1,5 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 import LifecycleLog
 
 /// Ctrl-C (SIGINT) and `kill` (SIGTERM) remove the temporary files of the

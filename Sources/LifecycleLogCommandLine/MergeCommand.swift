@@ -3,7 +3,7 @@ import LifecycleLog
 
 extension Replay {
     /// `replay merge TRACE SPOOL… -o OUT.lmdb`
-    struct Merge: ParsableCommand {
+    struct Merge: ParsableCommand, OutputOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "merge",
             abstract: "Put a collector's trace and its clients' fallback spools back into one session.",
@@ -26,14 +26,13 @@ extension Replay {
         @Argument(help: "The fallback spool files (JSON Lines).")
         var spools: [String] = []
 
-        @Option(name: .shortAndLong, help: "The trace file to write (conventionally *.lmdb).")
-        var output: String
-
-        @Flag(help: "Replace an existing -o file even when it is not a trace file.")
-        var force = false
+        @OptionGroup var outputOptions: OutputOptions<Merge>
+        static let outputHelp = "The trace file to write (conventionally *.lmdb)."
+        static let forceHelp = "Replace an existing -o file even when it is not a trace file."
 
         func run() throws {
-            try OutputFile.check(output, writes: .traceFile, command: "replay merge", inputs: [trace] + spools, force: force, suggestion: [
+            let output = outputOptions.output
+            try outputOptions.check(writes: .traceFile, command: "replay merge", inputs: [trace] + spools, suggestion: [
                 .jsonLines: "replay merge TRACE SPOOL… -o OUT.lmdb, then replay export OUT.lmdb -o OUT.jsonl",
                 .html: "replay report TRACE -o OUT.html",
                 .json: "replay TRACE --format json > OUT.json",

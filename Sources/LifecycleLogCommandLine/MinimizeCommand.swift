@@ -1,14 +1,10 @@
 import ArgumentParser
 import LifecycleLog
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 extension Replay {
     /// `replay minimize TRACE --rule R [--seq N] -o fixture.jsonl`
-    struct Minimize: ParsableCommand {
+    struct Minimize: ParsableCommand, RuleOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "minimize",
             abstract: "Shrink a recorded session to a small fixture that still gives one finding.",
@@ -42,8 +38,8 @@ extension Replay {
         @Option(name: .shortAndLong, help: "The fixture to write (.jsonl); its expected report goes beside it.")
         var output: String
 
-        @Option(help: "A rules file, as for replay TRACE --rules.")
-        var rules: String?
+        @OptionGroup var ruleOptions: RuleOptions<Minimize>
+        static let rulesHelp = "A rules file, as for replay TRACE --rules."
 
         @Flag(help: "Replace existing files of another kind at -o and beside it.")
         var force = false
@@ -66,10 +62,10 @@ extension Replay {
         func run() throws {
             let rule = Self.rule(named: rule)!  // `!`: validate() checked it
             let expectedPath = String(output.dropLast(".jsonl".count)) + ".expected.json"
-            let inputs = [trace] + (rules.map { [$0] } ?? [])
+            let inputs = [trace] + ruleOptions.files
             try OutputFile.check(output, writes: .jsonLines, command: "replay minimize", inputs: inputs, force: force)
             try OutputFile.check(expectedPath, writes: .json, command: "replay minimize", inputs: inputs, force: force)
-            let configuration = try loadRuleConfiguration(rules)
+            let configuration = try ruleOptions.configuration()
             let started = ContinuousClock.now
             warnAboutTornRecords([trace])
             let events = try TraceMinimizer.load(trace)
@@ -82,7 +78,7 @@ extension Replay {
             // The expected report records how the fixture replays to it, so that `--expect` replays it so
             // (issue 30: 7): with --explore for a what-if rule, with the rules file used here.
             let explore = rule == .killExposure || configuration.explore
-            let options = ExpectedReport.Options(explore: explore, rules: rules.map { FilePaths.relative(from: FilePaths.folder(of: expectedPath), to: $0) })
+            let options = ExpectedReport.Options(explore: explore, rules: ruleOptions.rules.map { FilePaths.relative(from: FilePaths.folder(of: expectedPath), to: $0) })
             fixture.write(result.jsonLines(source: trace, explore: explore))
             expected.write(result.expectedReport(fixture: output, options: options))
             // Both files written and synced under their temporary names before either is renamed:

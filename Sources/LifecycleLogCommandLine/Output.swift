@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 import LifecycleLog
 
 /// Buffered writes to a file descriptor, or to a file that appears only when

@@ -1,10 +1,6 @@
 import ArgumentParser
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 import LifecycleLog
 
 extension Replay {

@@ -1,11 +1,7 @@
 import ArgumentParser
 import LifecycleLog
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 /// The `replay` command line, as a library: an app team's own executable runs it with the app's
 /// own rules, which every subcommand then runs beside the catalogue's and `--rules` files name.

@@ -3,7 +3,7 @@ import LifecycleLog
 
 extension Replay {
     /// `replay report TRACE -o timeline.html`
-    struct Report: ParsableCommand {
+    struct Report: ParsableCommand, OutputOptionsHelp, RuleOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "report",
             abstract: "Write the trace's timeline as one self-contained HTML page.",
@@ -22,22 +22,20 @@ extension Replay {
         @Argument(help: "The trace (.lmdb or .jsonl).")
         var trace: String
 
-        @Option(name: .shortAndLong, help: "The HTML file to write.")
-        var output: String
-
-        @Flag(help: "Replace an existing -o file even when it is not an HTML page.")
-        var force = false
+        @OptionGroup var outputOptions: OutputOptions<Report>
+        static let outputHelp = "The HTML file to write."
+        static let forceHelp = "Replace an existing -o file even when it is not an HTML page."
 
         @Flag(help: "Also place the what-if findings (kill-exposure).")
         var explore = false
 
-        @Option(help: "A rules file, as for replay TRACE --rules.")
-        var rules: String?
+        @OptionGroup var ruleOptions: RuleOptions<Report>
+        static let rulesHelp = "A rules file, as for replay TRACE --rules."
 
         func run() throws {
-            var configuration = try loadRuleConfiguration(rules)
+            var configuration = try ruleOptions.configuration()
             configuration.explore = explore
-            try OutputFile.check(output, writes: .html, command: "replay report", inputs: [trace] + (rules.map { [$0] } ?? []), force: force, suggestion: [
+            try outputOptions.check(writes: .html, command: "replay report", inputs: [trace] + ruleOptions.files, suggestion: [
                 .traceFile: "replay import IN.jsonl -o OUT.lmdb",
                 .jsonLines: "replay export TRACE.lmdb -o OUT.jsonl",
                 .json: "replay TRACE --format json > OUT.json",
@@ -45,6 +43,7 @@ extension Replay {
             try Replayer.refuseFolder(trace)
             warnAboutTornRecords([trace])
             let timeline = try Timeline.build(trace, configuration: configuration, customRules: AppRules.current)
+            let output = outputOptions.output
             let out = try Output.to(path: output)
             out.write(timeline.html())
             try out.commit()

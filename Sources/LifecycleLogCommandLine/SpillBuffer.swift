@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 import LifecycleLog
 
 /// Text gathered now and written out later, kept in memory up to a limit and

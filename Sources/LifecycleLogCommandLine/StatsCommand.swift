@@ -11,7 +11,7 @@ enum StatsFormat: String, ExpressibleByArgument, CaseIterable {
 
 extension Replay {
     /// `replay stats TRACE`
-    struct Stats: ParsableCommand {
+    struct Stats: ParsableCommand, ProcessOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "stats",
             abstract: "Print counts for a trace: events per kind, runs, windows, time span, findings per rule.",
@@ -31,15 +31,15 @@ extension Replay {
         @Flag(help: "Count the what-if findings (kill-exposure) too.")
         var explore = false
 
-        @Option(help: "Count only this process's events and findings (trace format 2; \"\" is the main app).")
-        var process: String?
+        @OptionGroup var processOptions: ProcessOptions<Stats>
+        static let processHelp = "Count only this process's events and findings (trace format 2; \"\" is the main app)."
 
         func run() throws {
             var configuration = RuleConfiguration()
             configuration.explore = explore
             try Replayer.refuseFolder(trace)  // a .jsonl trace works too: not "name a .lmdb file" (issue 30: 12)
             warnAboutTornRecords([trace])
-            let stats = try TraceStatistics.gather(trace, configuration: configuration, customRules: AppRules.current, process: process)
+            let stats = try TraceStatistics.gather(trace, configuration: configuration, customRules: AppRules.current, process: processOptions.process)
             Output.standardOutput.write(format == .json ? stats.json() : stats.text())
         }
     }

@@ -13,7 +13,7 @@ enum SummaryFormat: String, ExpressibleByArgument, CaseIterable {
 
 extension Replay {
     /// `replay summary TRACE|FOLDER… [--format text|json|html] [-o FILE] [--assert [--strict]]`
-    struct Summary: ParsableCommand {
+    struct Summary: ParsableCommand, RuleOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "summary",
             abstract: "Replay many traces and group their findings by fingerprint: which bugs, in how many traces, runs and builds.",
@@ -63,8 +63,8 @@ extension Replay {
         @Flag(help: "Also run the what-if rules (kill-exposure).")
         var explore = false
 
-        @Option(help: "A rules file, as for replay TRACE --rules.")
-        var rules: String?
+        @OptionGroup var ruleOptions: RuleOptions<Summary>
+        static let rulesHelp = "A rules file, as for replay TRACE --rules."
 
         @Option(help: "Show and --assert only the groups that are not in this baseline file (spec/baseline.md); list its entries no group has any more.")
         var baseline: String?
@@ -84,19 +84,19 @@ extension Replay {
         }
 
         func run() throws {
-            var configuration = try loadRuleConfiguration(rules)
+            var configuration = try ruleOptions.configuration()
             configuration.explore = explore
             let accepted = try baseline.map { path in try FindingBaseline.load(path, text: Check.readText(path)) }
-            let scan = try TraceScan(traces, notTraces: [rules, baseline, writeBaseline].compactMap { $0 })
+            let scan = try TraceScan(traces, notTraces: [ruleOptions.rules, baseline, writeBaseline].compactMap { $0 })
             for skipped in scan.skipped { Output.standardError.write("warning: \(TraceScan.message(skipped))\n") }
             if let empty = scan.emptyFolders.first { throw Check.noTraces(in: empty) }
             let entries = scan.entries
-            if let output { try checkOutput(output, inputs: entries.map(\.path) + (rules.map { [$0] } ?? [])) }
+            if let output { try checkOutput(output, inputs: entries.map(\.path) + ruleOptions.files) }
             warnAboutTornRecords(entries.map(\.path))
 
             if let writeBaseline {
                 try OutputFile.check(writeBaseline, writes: .json, command: "replay summary --write-baseline",
-                                     inputs: entries.map(\.path) + [rules, baseline].compactMap { $0 }, force: false,
+                                     inputs: entries.map(\.path) + [ruleOptions.rules, baseline].compactMap { $0 }, force: false,
                                      argument: "--write-baseline")
             }
             var summary = try Terminal.withProgress("summarising \(entries.count) trace\(entries.count == 1 ? "" : "s")",
@@ -153,7 +153,7 @@ extension Replay {
             let page = FindingSummary.timelinePage(for: example.name)
             let folder = output.flatMap { $0 == "-" ? nil : FilePaths.folder(of: $0) } ?? "."
             let target = folder == "." ? page : (folder.hasSuffix("/") ? folder : folder + "/") + page
-            let options = (explore ? ["--explore"] : []) + (rules.map { ["--rules", $0] } ?? [])
+            let options = (explore ? ["--explore"] : []) + (ruleOptions.rules.map { ["--rules", $0] } ?? [])
             return (["replay", "report", example.trace, "-o", target] + options).map(FilePaths.shellWord).joined(separator: " ")
         }
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 import LifecycleLog
 
 /// What the terminal can show: colour (never when `NO_COLOR` is set or the

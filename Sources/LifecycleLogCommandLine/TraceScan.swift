@@ -5,11 +5,7 @@ import Foundation
 #endif
 import LifecycleLog
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 /// The traces `replay` reads from its arguments: files as given, and every file of a folder
 /// (recursively) that holds a trace, whatever its name (issue 30: 3).

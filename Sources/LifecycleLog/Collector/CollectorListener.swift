@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 /// The collector's listening socket: where it binds, and whether that is the
 /// loopback interface (which only this machine reaches).

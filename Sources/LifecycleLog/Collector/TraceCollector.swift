@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 /// Collects the events that apps, their extensions and test runners stream
 /// over TCP (`CollectorSink`, or anything speaking spec/collector-protocol.md)

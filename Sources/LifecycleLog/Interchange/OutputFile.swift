@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 /// The checks before a command writes its `-o` file: it never replaces the
 /// command's own input, its name's extension agrees with what is written, and

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 /// The temporary files this process is writing (an import or a generated
 /// trace before it is renamed into place), so that a command interrupted by

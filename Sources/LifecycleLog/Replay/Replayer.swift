@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 /// Trace files: `.lmdb` traces beside the JSON Lines and in-memory replay of `LifecycleLogRules`.
 extension Replayer {

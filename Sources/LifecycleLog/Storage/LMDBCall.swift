@@ -1,11 +1,7 @@
 import CLMDB
 import CLMDBGuard
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 /// The one place where liblmdb status codes become `LifecycleLogError`s.
 ///

@@ -1,11 +1,7 @@
 import CLMDB
 import CLMDBGuard
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 /// How an ``LMDBEnvironment`` opens its file.
 enum LMDBOpenMode: Sendable {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 /// Reads an LMDB file page by page, without liblmdb and without mapping it,
 /// to find the leaf entries that a damaged B-tree no longer leads to.

@@ -1,10 +1,6 @@
 import CLMDBGuard
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 /// A trace file opened for reading.
 ///

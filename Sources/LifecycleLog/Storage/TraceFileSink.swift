@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 
 /// A `RecordingSink` that appends to an LMDB trace file: one transaction
 /// per batch, synced on commit. Opening an existing trace continues its

@@ -1,8 +1,4 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
+internal import LifecycleLogPlatform
 import Dispatch
 
 // The sender of a CollectorSink: its thread, connection, handshake, resends and acknowledgements

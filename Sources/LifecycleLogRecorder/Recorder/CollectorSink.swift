@@ -1,8 +1,4 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
+internal import LifecycleLogPlatform
 import Dispatch
 
 /// A sink that streams events over TCP to a collector (`replay record --listen

@@ -1,9 +1,5 @@
 import Dispatch
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
+internal import LifecycleLogPlatform
 
 /// Records lifecycle events while an app or a test session runs, into a
 /// ``RecordingSink``: a spool file in the app's container, a live stream to a

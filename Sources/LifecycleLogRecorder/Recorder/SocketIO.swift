@@ -1,8 +1,4 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
+internal import LifecycleLogPlatform
 
 /// The POSIX socket calls shared by ``CollectorSink`` (in apps) and the
 /// collector of `LifecycleLog`: non-blocking TCP sockets, waits with `poll`,

@@ -1,8 +1,4 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
+internal import LifecycleLogPlatform
 
 /// A ``RecordingSink`` that appends to a crash-safe JSON Lines file (a
 /// *spool*) in the app's container: the file `replay import` reads.

@@ -1,8 +1,4 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
+internal import LifecycleLogPlatform
 
 /// Reads a file (or standard input) line by line through one buffer, so that
 /// memory does not grow with the file's length, only with its longest line,

@@ -1,8 +1,4 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
+internal import LifecycleLogPlatform
 import LifecycleLogRecorder
 
 /// The error of a failed system call on a file (`open`, `read`, …): the system's message and
