@@ -142,6 +142,7 @@ let package = Package(
             name: "LifecycleLogTesting",
             dependencies: [
                 "LifecycleLogRules",
+                "LifecycleLogPlatform",
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]

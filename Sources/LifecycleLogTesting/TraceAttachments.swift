@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LifecycleLogPlatform
 #if LIFECYCLELOG_TESTING_LMDB
 import LifecycleLog
 #else
