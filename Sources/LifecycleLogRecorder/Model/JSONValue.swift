@@ -56,7 +56,12 @@ extension JSONValue {
     func writeCanonical(into out: inout [UInt8]) {
         switch self {
         case .object(let members):
-            let sorted = members.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+            // Compared in place (no array of bytes per comparison), and not sorted at all when the
+            // members already are, as a value written by `JSONEncoder` with sorted keys is.
+            let precedes = { (a: JSONMember, b: JSONMember) in a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
+            var inOrder = true
+            for i in members.indices.dropFirst() where !precedes(members[i - 1], members[i]) { inOrder = false; break }
+            let sorted = inOrder ? members : members.sorted(by: precedes)
             out.append(UInt8(ascii: "{"))
             for (i, m) in sorted.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }

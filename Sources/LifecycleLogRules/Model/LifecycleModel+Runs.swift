@@ -27,9 +27,9 @@ extension LifecycleModel {
             sharedKeys[i].state.lastWrite = state.lastWrite
             sharedVersions.set(i, state.saved, at: seq)
         }
-        changedShared.removeAll(keepingCapacity: true)
+        if !changedShared.isEmpty { changedShared.removeAll(keepingCapacity: true) }
         dirtyCount = 0
-        dirtyShared.removeAll(keepingCapacity: true)
+        if !dirtyShared.isEmpty { dirtyShared.removeAll(keepingCapacity: true) }
         sharedVersions.writerStarted(at: seq)
         // The new run reuses the last one's table storage, emptied.
         run.relaunch(number: runCount, launchSeq: seq, launchT: t, launch: launch, appWriter: takeInstance(),
@@ -80,7 +80,7 @@ extension LifecycleModel {
         resolvePendingSaves(&rules)
         rules.observe(.runEnded(RunEnd(seq: seq, how: how, appPhase: appPhase)), &self)
         removeAllWindows()
-        run.openSaves.removeAll(keepingCapacity: true)
+        if !run.openSaves.isEmpty { run.openSaves.removeAll(keepingCapacity: true) }
         dirtyCount = 0
     }
 

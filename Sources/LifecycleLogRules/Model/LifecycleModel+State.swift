@@ -135,7 +135,7 @@ package struct SeenVersions {
     /// Starts again at `startSeq`, keeping the storage.
     mutating func restart(at startSeq: UInt64) {
         self.startSeq = startSeq
-        dense.removeAll(keepingCapacity: true)
+        if !dense.isEmpty { dense.removeAll(keepingCapacity: true) }  // about a hundred instructions even when empty
         if !sparse.isEmpty { sparse.removeAll(keepingCapacity: true) }
         touched = 0
     }
@@ -359,11 +359,11 @@ package struct RunState {
         appActivitySummary = nil
         everActive = false
         pendingApp = nil
-        missedInBackground.removeAll(keepingCapacity: true)
+        if !missedInBackground.isEmpty { missedInBackground.removeAll(keepingCapacity: true) }
         terminateSeq = nil
         endedByKill = false
         willTerminateSeq = nil
-        openSaves.removeAll(keepingCapacity: true)
+        if !openSaves.isEmpty { openSaves.removeAll(keepingCapacity: true) }
         lastSeq = launchSeq
     }
 }

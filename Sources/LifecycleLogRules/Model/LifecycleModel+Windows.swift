@@ -67,7 +67,7 @@ extension LifecycleModel {
 
     /// Empties restoration slot `slot` (a window opened there, not restored, and has not saved yet).
     private mutating func forgetRestoration(_ slot: Int) {
-        if !restorations[slot].isEmpty { restorations[slot] = NameMap() }
+        restorations[slot].removeAll()  // keeping its storage for the window's next save
         restorationSources[slot] = nil
     }
 

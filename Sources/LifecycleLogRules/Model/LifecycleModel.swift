@@ -160,13 +160,14 @@ package struct LifecycleModel: Sendable {
         openByScene.closed(.init(instance: instance, id: openWindows[index].id), scene: openWindows[index].scene,
                            valueSlot: openWindows[index].canonicalValue == nil ? nil : slot)
         windowSlots.set(Int(openWindows[index].id), -1)
-        let last = openWindows.count - 1
-        if index != last {
-            openWindows.swapAt(index, last)
+        // The last window takes its place. `swap` moves the two without a copy; `swapAt` copied
+        // both windows, retaining and releasing each of their tables.
+        var closed = openWindows.removeLast()
+        if index != openWindows.count {
+            swap(&closed, &openWindows[index])
             windowSlots.set(Int(openWindows[index].id), Int32(index))
         }
-        let closed = openWindows.removeLast()
-        if closedWindows.count < Self.closedWindowsKept { closedWindows.append(closed) }
+        if closedWindows.count < Self.closedWindowsKept { closedWindows.append(consume closed) }
     }
 
     mutating func removeAllWindows() {

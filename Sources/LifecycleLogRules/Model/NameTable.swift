@@ -94,6 +94,7 @@ package struct NameMap<Value> {
             if let i = index(of: key) {
                 if let newValue { values[i] = newValue } else { remove(at: i) }
             } else if let newValue {
+                if keys.capacity == 0 { reserveFirst() }
                 keys.append(key)
                 values.append(newValue)
                 if positions != nil {
@@ -103,6 +104,14 @@ package struct NameMap<Value> {
                 }
             }
         }
+    }
+
+    /// Room for a few entries at the first: growing one entry at a time (1, 2, 4) cost a
+    /// reallocation of both arrays at each of a window's first keys.
+    @inline(never)
+    private mutating func reserveFirst() {
+        keys.reserveCapacity(4)
+        values.reserveCapacity(4)
     }
 
     /// Removes the entry at `i` by moving the last entry into its place.
@@ -130,8 +139,8 @@ package struct NameMap<Value> {
     /// left as it is: `removeAll(keepingCapacity:)` costs about a hundred instructions even then.
     mutating func removeAll() {
         guard !keys.isEmpty else { return }
-        keys.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
+        if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
+        if !values.isEmpty { values.removeAll(keepingCapacity: true) }
         positions = nil
     }
 
@@ -150,15 +159,22 @@ package struct NameMap<Value> {
             for i in keys.indices where keys[i] != other.keys[i] { same = false; break }
         }
         if !same {
-            keys.removeAll(keepingCapacity: true)
-            values.removeAll(keepingCapacity: true)
+            if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
+            if !values.isEmpty { values.removeAll(keepingCapacity: true) }
             positions = nil
         }
         for i in values.indices { values[i] = other.values[i].saved }
-        var i = keys.count
-        while i < count {
-            self[other.keys[i]] = other.values[i].saved  // appends, keeping ``positions``
-            i += 1
+        // The rest are appended as they are: `other`'s keys are distinct, so none is looked up.
+        let start = keys.count
+        guard start < count else { return }
+        keys.reserveCapacity(count)
+        values.reserveCapacity(count)
+        keys.append(contentsOf: other.keys[start..<count])
+        for i in start..<count { values.append(other.values[i].saved) }
+        if positions != nil {
+            for i in start..<count { positions![keys[i]] = i }
+        } else if count > Self.scanLimit {
+            buildPositions()
         }
     }
 

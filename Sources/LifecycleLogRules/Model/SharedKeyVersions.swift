@@ -27,11 +27,16 @@ struct SharedKeyVersions: Sendable {
     /// The keys whose ``earlier`` is not empty (maybe emptied since), each once: what the end of
     /// every writer empties, rather than every key.
     private var withEarlier: [Int] = []
+    /// Whether each key is in ``withEarlier``. An emptied list keeps its storage for the next run
+    /// (a run's end used to free every list and the next run's changes to grow them again), so
+    /// its capacity no longer tells.
+    private var listed: [Bool] = []
 
     /// A key not seen before, at version 0.
     mutating func appendKey() {
         latest.append(Change(seq: 0, version: 0))
         earlier.append([])
+        listed.append(false)
     }
 
     /// Key `index`'s current version.
@@ -71,7 +76,11 @@ struct SharedKeyVersions: Sendable {
 
     @inline(never)
     private mutating func keep(_ change: Change, for index: Int) {
-        if earlier[index].isEmpty, earlier[index].capacity == 0 { withEarlier.append(index) }
+        if !listed[index] {
+            listed[index] = true
+            withEarlier.append(index)
+            earlier[index].reserveCapacity(4)
+        }
         earlier[index].append(change)
         let count = earlier[index].count
         if count >= 8, count & (count - 1) == 0 { compact(index) }
@@ -103,7 +112,10 @@ struct SharedKeyVersions: Sendable {
     /// Every writer is gone (the run ended: its windows with it).
     mutating func allWritersEnded() {
         starts.removeAll()
-        for index in withEarlier { earlier[index] = [] }
-        withEarlier.removeAll(keepingCapacity: true)
+        for index in withEarlier {
+            if !earlier[index].isEmpty { earlier[index].removeAll(keepingCapacity: true) }
+            listed[index] = false
+        }
+        if !withEarlier.isEmpty { withEarlier.removeAll(keepingCapacity: true) }
     }
 }

@@ -15,6 +15,12 @@ package enum RuleCatalogue {
         byID[id].map { descriptions[$0] }
     }
 
+    /// The default severity of the catalogue rule whose id is `id` (`nil`: none is). Asked at every
+    /// finding: one lookup, with no copy of the rule's whole description.
+    package static func defaultSeverity(ofID id: String) -> Severity? { severityByID[id] }
+
+    private static let severityByID: [String: Severity] = Dictionary(uniqueKeysWithValues: descriptions.map { ($0.rule.rawValue, $0.defaultSeverity) })
+
     /// Each rule's position in ``descriptions``, by id.
     private static let byID: [String: Int] = Dictionary(uniqueKeysWithValues: descriptions.enumerated().map { ($1.rule.rawValue, $0) })
 

@@ -35,7 +35,7 @@ public struct Rule: Sendable, Hashable, Comparable, RawRepresentable, CaseIterab
     /// The severity the catalogue gives the rule (an app's own rule: ``Severity/error``; its
     /// ``LifecycleRule/severity`` is what it reports at).
     public var defaultSeverity: Severity {
-        RuleCatalogue.description(ofID: rawValue)?.defaultSeverity ?? .error
+        RuleCatalogue.defaultSeverity(ofID: rawValue) ?? .error
     }
 
     /// Rules sort by their id, as findings at the same seq do.
