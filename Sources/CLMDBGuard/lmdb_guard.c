@@ -12,7 +12,8 @@
 // - after a fault the signal is unblocked again (see recovered());
 // - nothing outside a guarded call reads the map: the file can shrink under a
 //   reader at any moment (another process truncating it), so every key and
-//   value a reader keeps is copied out inside a guard (lmdb_guard_copy*), and
+//   value a reader keeps is copied out inside a guard (lmdb_guard_copy,
+//   lmdb_guard_cursor_copy_batch), and
 //   the meta page is read inside one too (lmdb_guard_txn_begin, _last_txnid).
 #include "lmdb_guard.h"
 #include <pthread.h>
@@ -175,59 +176,78 @@ int lmdb_guard_copy(void *destination, const void *source, size_t count) {
     GUARDED((memcpy(destination, source, count), MDB_SUCCESS), 1)
 }
 
-int lmdb_guard_copy_batch(MDB_val *keys, MDB_val *values, int count, unsigned char *arena) {
-    pthread_once(&install_once, install);
-    sigjmp_buf target;
-    if (sigsetjmp(target, 0) != 0) {
-        disarm();
-        recovered();
-        return guard_reason;
+/// Copies `n` bytes of a key or value out of the map. Keys are 8-byte seqs: copied inline,
+/// where a call to memcpy for each cost more than the copy (values, longer, go to memcpy: a
+/// word-at-a-time loop inline cost more than its vector copy, measured).
+static inline __attribute__((always_inline)) void copy_out(unsigned char *to, const void *from, size_t n) {
+    if (n == 8) {
+        uint64_t word;
+        __builtin_memcpy(&word, from, 8);
+        __builtin_memcpy(to, &word, 8);
+    } else if (n) {
+        memcpy(to, from, n);
     }
-    arm(&target);
-    size_t at = 0;
-    for (int i = 0; i < count; i++) {
-        if (keys[i].mv_size) memcpy(arena + at, keys[i].mv_data, keys[i].mv_size);
-        keys[i].mv_data = arena + at;
-        at += keys[i].mv_size;
-        if (values[i].mv_size) memcpy(arena + at, values[i].mv_data, values[i].mv_size);
-        values[i].mv_data = arena + at;
-        at += values[i].mv_size;
-    }
-    disarm();
-    return MDB_SUCCESS;
 }
 
-int lmdb_guard_cursor_batch(MDB_cursor *cursor, MDB_cursor_op first, MDB_val *keys, MDB_val *values,
-                            int capacity, int *count) {
+/// The loop of lmdb_guard_cursor_copy_batch, out of line: a function that calls sigsetjmp is
+/// compiled to keep its locals in memory across every call (it "returns twice"), which cost
+/// the loop a reload of its counters at each step. Called only inside the guard; `*done` is
+/// what survives a fault.
+static __attribute__((noinline)) int copy_entries(MDB_cursor *cursor, MDB_cursor_op op, MDB_val *keys, MDB_val *values,
+                                                  int capacity, unsigned char *arena, size_t arena_size,
+                                                  volatile int *done, size_t *needed) {
+    int rc = MDB_SUCCESS;
+    size_t at = 0;
+    int n = 0;
+    while (n < capacity) {
+        MDB_val *key = &keys[n], *value = &values[n];
+        rc = mdb_cursor_get(cursor, key, value, op);
+        if (rc != MDB_SUCCESS) break;
+        size_t key_size = key->mv_size, value_size = value->mv_size;
+        // No map is that large: sizes from a damaged page, which must not be added up or copied.
+        if (key_size > ((size_t)1 << 40) || value_size > ((size_t)1 << 40)
+            || (key_size && !key->mv_data) || (value_size && !value->mv_data)) {
+            rc = LMDB_GUARD_DAMAGED;
+            break;
+        }
+        if (key_size + value_size > arena_size - at) {
+            // The entry stays where the cursor is, for the next call to fetch with MDB_GET_CURRENT.
+            *needed = key_size + value_size;
+            rc = LMDB_GUARD_ARENA_FULL;
+            break;
+        }
+        // The copy reads every byte of the key and the value, here, inside the guard: a page
+        // past the end of the file faults now, and is caught (no separate touch is needed).
+        copy_out(arena + at, key->mv_data, key_size);
+        key->mv_data = arena + at;
+        at += key_size;
+        copy_out(arena + at, value->mv_data, value_size);
+        value->mv_data = arena + at;
+        at += value_size;
+        n += 1;
+        *done = n;
+        op = MDB_NEXT;
+        if (n < capacity) keys[n] = *key;
+    }
+    return rc;
+}
+
+int lmdb_guard_cursor_copy_batch(MDB_cursor *cursor, MDB_cursor_op first, MDB_val *keys, MDB_val *values,
+                                 int capacity, unsigned char *arena, size_t arena_size, int *count, size_t *needed) {
     pthread_once(&install_once, install);
     // volatile: read after a fault, so it must live in memory, not a register.
     volatile int done = 0;
+    *needed = 0;
     sigjmp_buf target;
     if (sigsetjmp(target, 0) != 0) {
         disarm();
         recovered();
         *count = done;
+        *needed = 0;
         return guard_reason;
     }
     arm(&target);
-    int rc = MDB_SUCCESS;
-    MDB_cursor_op op = first;
-    while (done < capacity) {
-        rc = mdb_cursor_get(cursor, &keys[done], &values[done], op);
-        if (rc != MDB_SUCCESS) break;
-        // liblmdb has read the node header, the 8 bytes just before the key. When
-        // the header, the key and the value all lie in one 4 KiB page (nearly always:
-        // small values sit in their leaf page), every byte returned is in a page
-        // already read; otherwise touch them here, inside the guard.
-        uintptr_t first = (uintptr_t)keys[done].mv_data;
-        uintptr_t last = (uintptr_t)values[done].mv_data + values[done].mv_size;
-        int one_page = keys[done].mv_data && values[done].mv_data && values[done].mv_size > 0 && values[done].mv_size < 4096
-            && (uintptr_t)values[done].mv_data >= first && (first & 4095) >= 8 && (first >> 12) == ((last - 1) >> 12);
-        if (!one_page && (!touch(&keys[done]) || !touch(&values[done]))) { rc = LMDB_GUARD_DAMAGED; break; }
-        done += 1;
-        op = MDB_NEXT;
-        if (done < capacity) keys[done] = keys[done - 1];
-    }
+    int rc = copy_entries(cursor, first, keys, values, capacity, arena, arena_size, &done, needed);
     disarm();
     *count = done;
     return rc;

@@ -42,8 +42,14 @@ final class Output: Sendable {
     /// write nothing more is buffered (memory stays bounded); the error comes
     /// out of the next ``flush()`` or ``commit()``.
     func write(_ text: String) {
+        write(bytes: text.utf8)
+    }
+
+    /// Buffers UTF-8 `bytes` as ``write(_:)`` buffers text: for text that is already bytes (a
+    /// ``SpillBuffer``'s), with no decoding into a `String` and back.
+    func write(bytes: some Collection<UInt8>) {
         let full = buffer.withLock { buffer in
-            buffer.append(contentsOf: text.utf8)
+            buffer.append(contentsOf: bytes)
             return buffer.count >= 1 << 16 || fd == 2
         }
         if full {

@@ -52,10 +52,12 @@ final class SpillBuffer {
                 if n < 0 && errno == EINTR { continue }
                 if n < 0 { throw LifecycleLogError(.io, "cannot read the report's temporary file back: \(String(cString: strerror(errno)))") }
                 if n == 0 { break }
-                out.write(String(decoding: chunk[0..<n], as: UTF8.self))
+                // As bytes: a chunk may end inside a character, which decoding it on its own
+                // would have replaced with U+FFFD.
+                out.write(bytes: chunk[0..<n])
             }
         }
-        out.write(String(decoding: memory, as: UTF8.self))
+        out.write(bytes: memory)
         memory.removeAll()
     }
 }

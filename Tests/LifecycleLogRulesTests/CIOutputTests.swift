@@ -26,6 +26,24 @@ final class CIOutputTests: XCTestCase {
         XCTAssertEqual(pending.line(of: 9_999), 9_999 + 3)
     }
 
+    /// The scan for what may need escaping looks at eight bytes at a time (issue 31: 6): it must
+    /// miss nothing, wherever in a string (in a word or in the tail after the last word) a control,
+    /// DEL or an invisible character stands. Checked against escaping every string, with no scan.
+    func testVisibleTextsWordScanMissesNothingAnywhere() {
+        let palette: [String] = ["a", "Z", " ", "~", "é", "日", "😀", "\u{0}", "\u{1B}", "\u{1F}", "\u{7F}", "\u{80}", "\u{9B}", "\u{9F}",
+                                 "\u{A0}", "\u{61C}", "\u{200B}", "\u{202E}", "\u{2069}", "\u{FEFF}", "\u{FFFE}", "\u{2013}"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<4000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            // Mostly printable ASCII, as messages are, with a rare other character anywhere.
+            let text = (0..<length).map { _ in
+                Int.random(in: 0..<8, using: &generator) == 0 ? palette.randomElement(using: &generator)! : String(UnicodeScalar(UInt8.random(in: 0x20...0x7E, using: &generator)))
+            }.joined()
+            let expected = text.unicodeScalars.contains(where: VisibleText.needsEscape) ? VisibleText.escape(text) { _ in nil } : text
+            XCTAssertEqual(VisibleText.escape(text), expected, "\(Array(text.unicodeScalars.map(\.value)))")
+        }
+    }
+
     func testVisibleTextKeepsLettersAndEscapesControls() {
         XCTAssertEqual(VisibleText.escape("fenêtre 日本 😀"), "fenêtre 日本 😀")
         XCTAssertEqual(VisibleText.escape("a\u{1B}b\u{7}\u{9B}\u{7F}\n\t\u{2028}"), #"a\u{1B}b\u{7}\u{9B}\u{7F}\u{A}\u{9}\u{2028}"#)

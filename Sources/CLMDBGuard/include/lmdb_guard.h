@@ -13,6 +13,9 @@
 
 /// Returned when the call faulted, or a returned key or value does not lie in the file.
 #define LMDB_GUARD_DAMAGED (-30900)
+/// Returned by lmdb_guard_cursor_copy_batch when the next entry does not fit in what is left
+/// of the arena.
+#define LMDB_GUARD_ARENA_FULL (-30902)
 /// Returned when one of liblmdb's assertions failed inside the call (a broken
 /// page); lmdb_guard_last_assertion() gives liblmdb's message.
 #define LMDB_GUARD_ASSERTION (-30901)
@@ -38,19 +41,15 @@ int lmdb_guard_last_txnid(MDB_env *env, size_t *txnid);
 /// memcpy from the map, guarded: a page that is gone (the file was truncated
 /// since liblmdb returned it) makes this return LMDB_GUARD_DAMAGED.
 int lmdb_guard_copy(void *destination, const void *source, size_t count);
-/// Copies the `count` keys and values into `arena` (which holds the sum of
-/// their sizes), each key then its value, and points their mv_data at the
-/// copies; guarded like lmdb_guard_copy (on a fault nothing is repointed
-/// reliably: treat the whole batch as lost).
-int lmdb_guard_copy_batch(MDB_val *keys, MDB_val *values, int count, unsigned char *arena);
-
 /// Reads up to `capacity` entries in one guarded call: the first with `first`
-/// (`MDB_SET_RANGE` from keys[0], `MDB_FIRST` or `MDB_NEXT`), the rest with
-/// `MDB_NEXT`. `*count` is how many were read and touched, all valid even when
-/// the call returns an error. Returns `MDB_SUCCESS` when `capacity` entries
-/// were read, `MDB_NOTFOUND` at the end of the database, `LMDB_GUARD_DAMAGED`
-/// or liblmdb's error for the entry after the `*count` good ones.
-int lmdb_guard_cursor_batch(MDB_cursor *cursor, MDB_cursor_op first, MDB_val *keys, MDB_val *values,
-                            int capacity, int *count);
+/// (`MDB_SET_RANGE` from keys[0], `MDB_FIRST`, `MDB_NEXT` or `MDB_GET_CURRENT`), the rest with
+/// `MDB_NEXT`. Each entry, as it is read, is copied into `arena` (`arena_size` bytes), key then
+/// value, and its mv_data pointed at the copies, so the map is left behind inside the guard. `*count` entries were read and copied,
+/// all valid even when the call returns an error. Returns `MDB_SUCCESS` when `capacity` entries
+/// were copied, `MDB_NOTFOUND` at the end of the database, `LMDB_GUARD_ARENA_FULL` when the next
+/// entry (`*needed` bytes, the cursor on it: fetch it with `MDB_GET_CURRENT`) did not fit, and
+/// `LMDB_GUARD_DAMAGED` or liblmdb's error for the entry after the `*count` good ones.
+int lmdb_guard_cursor_copy_batch(MDB_cursor *cursor, MDB_cursor_op first, MDB_val *keys, MDB_val *values,
+                                 int capacity, unsigned char *arena, size_t arena_size, int *count, size_t *needed);
 
 #endif

@@ -150,30 +150,35 @@ struct LMDBTransaction: ~Copyable {
             op = MDB_SET_RANGE
         }
         // Every batch is copied out of the map before `body` sees it (the file can
-        // shrink under a reader at any moment): `arena` holds the copies.
+        // shrink under a reader at any moment): `arena` holds the copies, made inside the
+        // guard as the entries are read (one guarded pass, issue 31: 6).
         var arena = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
         defer { arena.deallocate() }
         while true {
             var count: Int32 = 0
-            let status = lmdb_guard_cursor_batch(cursor, op, keys.baseAddress, values.baseAddress, Int32(capacity), &count)
+            var needed = 0
+            let status = lmdb_guard_cursor_copy_batch(cursor, op, keys.baseAddress, values.baseAddress, Int32(capacity),
+                                                      arena.baseAddress?.assumingMemoryBound(to: UInt8.self), arena.count,
+                                                      &count, &needed)
             if count > 0 {
                 let n = Int(count)
-                var bytes = 0
-                for i in 0..<n { bytes += keys[i].mv_size + values[i].mv_size }
-                if bytes > arena.count {
-                    arena.deallocate()
-                    arena = .allocate(byteCount: max(bytes, 2 * arena.count), alignment: 16)
-                }
-                try LMDBCall.check("mdb_cursor_get",
-                                   lmdb_guard_copy_batch(keys.baseAddress, values.baseAddress, count,
-                                                         arena.baseAddress?.assumingMemoryBound(to: UInt8.self)),
-                                   path: path)
                 try checkSnapshot()
                 guard try body(UnsafeBufferPointer(rebasing: keys[..<n]), UnsafeBufferPointer(rebasing: values[..<n])) else { return }
             }
-            if status == MDB_NOTFOUND { return }
-            try LMDBCall.check("mdb_cursor_get", status, path: path)
-            op = MDB_NEXT
+            switch status {
+            case MDB_NOTFOUND:
+                return
+            case LMDB_GUARD_ARENA_FULL:
+                // The cursor is on the entry that did not fit: read it again into room for it.
+                if count == 0 {
+                    arena.deallocate()
+                    arena = .allocate(byteCount: max(needed, 2 * arena.count), alignment: 16)
+                }
+                op = MDB_GET_CURRENT
+            default:
+                try LMDBCall.check("mdb_cursor_get", status, path: path)
+                op = MDB_NEXT
+            }
         }
     }
 

@@ -84,6 +84,8 @@ extension LifecycleModel {
                 for i in openWindows.indices where openWindows[i].ownPhase == nil {
                     if let into = crossing(i, from: appLevelBefore, to: newPhase) { crossed.append((openWindows[i].id, into)) }
                 }
+                // By id, in place: the list is this model's own scratch, so sorting it allocates nothing.
+                if crossed.count > 1 { crossed.sort { names.precedes($0.id, $1.id) } }
                 phasesChanged(seq: seq, t: t, appBefore: appBefore, crossed: crossed, &rules)
                 returnCrossingScratch(&crossed)
                 return
@@ -106,7 +108,8 @@ extension LifecycleModel {
         phasesCrossed(seq: seq, t: t, appBefore: appBefore, newApp: newApp, crossed: [], &rules)
     }
 
-    /// ``phasesChanged(seq:t:appBefore:)`` when windows `crossed` into or out of the background.
+    /// ``phasesChanged(seq:t:appBefore:)`` when windows `crossed` into or out of the background
+    /// (sorted by id).
     mutating func phasesChanged(seq: UInt64, t: Double, appBefore: LifecyclePhase, crossed: [(id: Name, intoBackground: Bool)],
                                                        _ rules: inout RuleSet) {
         guard hasRun else { return }
@@ -122,12 +125,8 @@ extension LifecycleModel {
 
     private mutating func phasesCrossed(seq: UInt64, t: Double, appBefore: LifecyclePhase, newApp: LifecyclePhase,
                                                                crossed: [(id: Name, intoBackground: Bool)], _ rules: inout RuleSet) {
-        var ordered = crossed
+        let ordered = crossed  // sorted by id where it was made (``applyPhase``)
         if !crossed.isEmpty {
-            if ordered.count > 1 {
-                let names = self.names  // the closure captures the names, not the whole model
-                ordered.sort { names.precedes($0.id, $1.id) }
-            }
             for (id, intoBackground) in ordered {
                 // `!`: the ids were just read from openWindows.
                 let index = windowIndex(id)!

@@ -30,12 +30,40 @@ package enum VisibleText {
         // The common case: nothing to escape, no copy. The bytes are scanned where they lie when
         // the string has them contiguous (nearly always): a walk of the generic UTF8View costs
         // several times as much per byte, and every finding's line goes through here.
-        // Printable ASCII, nearly every byte, fails the first two tests.
-        let mayNeedEscape: (UInt8) -> Bool = { $0 < 0x20 || ($0 >= 0x7F && ($0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 || $0 == 0xEF)) }
-        let suspect = text.utf8.withContiguousStorageIfAvailable { $0.contains(where: mayNeedEscape) }
-            ?? text.utf8.contains(where: mayNeedEscape)
+        let suspect = text.utf8.withContiguousStorageIfAvailable(mayNeedEscape) ?? text.utf8.contains(where: mayNeedEscape)
         guard suspect, text.unicodeScalars.contains(where: needsEscape) else { return text }
         return escape(text) { _ in nil }
+    }
+
+    /// Whether `byte` may start or be a character ``needsEscape(_:)`` (C0, DEL, or the lead byte of
+    /// U+0080–U+009F, U+061C, U+2000–U+2FFF or U+F000–U+FFFF).
+    @inline(__always)
+    private static func mayNeedEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || (byte >= 0x7F && (byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 || byte == 0xEF))
+    }
+
+    /// Whether any of `bytes` ``mayNeedEscape(_:)``, eight at a time: a word with no byte below
+    /// 0x20, no DEL and no byte of 0x80 or above (printable ASCII, nearly every word of a
+    /// message) is passed by three tests; only a word that fails one is looked at byte by byte.
+    private static func mayNeedEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var i = 0
+        while i + 8 <= raw.count {
+            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let below20 = (word &- 0x20 &* ones) & ~word & highs  // some byte below 0x20 (or a high byte: looked at anyway)
+            let del = word ^ (0x7F &* ones)
+            let isDEL = (del &- ones) & ~del & highs  // some byte equal to 0x7F
+            if (word & highs) | below20 | isDEL != 0 {
+                for j in i..<(i + 8) where mayNeedEscape(bytes[j]) { return true }
+            }
+            i += 8
+        }
+        while i < raw.count {
+            if mayNeedEscape(bytes[i]) { return true }
+            i += 1
+        }
+        return false
     }
 
     /// `text` with each character that `substitute` gives a replacement for

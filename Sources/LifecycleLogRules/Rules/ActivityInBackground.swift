@@ -11,6 +11,11 @@ package struct ActivityInBackground: BuiltInRule {
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .crossedBackground(let crossed, let appEntered) = transition else { return }
+        // Most crossings leave nothing running: found by a scan that copies nothing, before the
+        // names and the lists below are made.
+        guard (appEntered && !model.run.appActivities.isEmpty)
+                || crossed.contains(where: { $0.intoBackground && !model.openWindows[model.windowIndex($0.id)!].activities.isEmpty })
+        else { return }
         let names = model.names
         var running: [String] = []  // activities left running in the background by this event, as the message names them
         var budget = FindingBudget()  // the message names at most FindingBound.items of them, then how many more
