@@ -149,10 +149,19 @@ let package = Package(
                 + (testingReadsLMDB ? [.target(name: "LifecycleLog", condition: .when(platforms: [.linux]))] : []),
             swiftSettings: testingReadsLMDB ? [.define("LIFECYCLELOG_TESTING_LMDB", .when(platforms: [.linux]))] : []
         ),
+        .target(
+            // What LifecycleLogRulesTests and LifecycleLogTests share (test targets can't import each
+            // other): JSON Lines text in, findings out, `assertFindings`, the traces and the app rule
+            // of the tests split across both. Imports XCTest, so it is for test targets only; not a
+            // product. No LMDB: it stays in the app-only package below, with LifecycleLogRulesTests.
+            name: "LifecycleLogRulesTestSupport",
+            dependencies: ["LifecycleLogRules"],
+            path: "Tests/LifecycleLogRulesTestSupport"
+        ),
         .testTarget(
             name: "LifecycleLogTests",
             dependencies: [
-                "LifecycleLog", "LifecycleLogLive", .product(name: "Logging", package: "swift-log"),
+                "LifecycleLog", "LifecycleLogLive", "LifecycleLogRulesTestSupport", .product(name: "Logging", package: "swift-log"),
                 // What lets swift-issue-reporting find the running Swift Testing test and record
                 // its issues there (without it, `reportIssue` takes every test for XCTest's).
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
@@ -163,7 +172,7 @@ let package = Package(
             // events in memory and of JSON Lines text, the live check. No `replay` binary, no `.lmdb`
             // file: it stays in the app-only package below, so the iOS simulator job runs it too.
             name: "LifecycleLogRulesTests",
-            dependencies: ["LifecycleLogRules", "LifecycleLogRecorder"]
+            dependencies: ["LifecycleLogRules", "LifecycleLogRecorder", "LifecycleLogRulesTestSupport"]
         ),
         .testTarget(
             // Only the recorder: the adapter's decisions need no LMDB.

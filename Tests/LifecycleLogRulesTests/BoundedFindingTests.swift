@@ -8,25 +8,6 @@ import XCTest
 final class BoundedFindingTests: XCTestCase {
     private let bound = FindingBound.items
     private let header = #"{"format":"lifecycle-trace","version":2}"#
-    private let open1 = #"{"event":"open","t":1,"window":"w1","scene":"main"}"#
-
-    /// One window with `activities` activities started (`a1` …, seqs 4 on), then `trips` round
-    /// trips to the background and back.
-    private func activityTrace(activities: Int, trips: Int) -> String {
-        var lines = [launch(), open1, #"{"event":"phase","t":2,"window":"w1","phase":"active"}"#]
-        var t = 3
-        for i in 1...activities {
-            lines.append(#"{"event":"activity","t":\#(t),"window":"w1","name":"a\#(i)","state":"start"}"#)
-            t += 1
-        }
-        for _ in 0..<trips {
-            for phase in ["inactive", "background", "inactive", "active"] {
-                lines.append(#"{"event":"phase","t":\#(t),"window":"w1","phase":"\#(phase)"}"#)
-                t += 1
-            }
-        }
-        return lines.joined(separator: "\n")
-    }
 
     /// One window that writes `keys` keys of `scope` (`k1` …, seqs 4 on), then `ending`.
     private func keyTrace(keys: Int, scope: String, ending: [String]) -> String {
@@ -35,11 +16,6 @@ final class BoundedFindingTests: XCTestCase {
             lines.append(#"{"event":"write","t":\#(i + 2),"key":"k\#(i)","scope":"\#(scope)","window":"w1"}"#)
         }
         return (lines + ending).joined(separator: "\n")
-    }
-
-    /// How many times `text` holds `part`.
-    private func count(_ part: String, in text: String) -> Int {
-        text.components(separatedBy: part).count - 1
     }
 
     /// The names the first `bound` of `names` sorted by their UTF-8 bytes.
