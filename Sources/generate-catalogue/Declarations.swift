@@ -42,7 +42,8 @@ struct Declarations {
         guard kinds == transitions else {
             throw Problem(Self.relative(kindFile, root), "TransitionKind's cases must be Transition's, in the same order: \(kinds) against \(transitions)")
         }
-        frequent = try Self.list(of: "static let frequent: [TransitionKind] = ", in: kindFile, root: root, kinds: kinds)
+        frequent = try Self.list(of: "static let frequent: [TransitionKind] = ", in: Self.read(kindFile, root: root),
+                                 file: Self.relative(kindFile, root), kinds: kinds)
 
         let rulesFolder = root.appendingPathComponent("Sources/LifecycleLogRules/Rules")
         var found: [String: RuleType] = [:]
@@ -85,16 +86,16 @@ struct Declarations {
         return cases
     }
 
-    /// The `.case` items of the array literal after `prefix` (on one line or several, up to `]`).
-    static func list(of prefix: String, in file: URL, root: URL, kinds: [String]) throws -> [String] {
-        let lines = try read(file, root: root)
+    /// The `.case` items of the array literal after `prefix` (on one line or several, up to `]`)
+    /// in `lines`, the text of `file` (read once by the caller).
+    static func list(of prefix: String, in lines: [String], file: String, kinds: [String]) throws -> [String] {
         guard let index = lines.firstIndex(where: { $0.contains(prefix) }) else {
-            throw Problem(relative(file, root), "no `\(prefix.trimmingCharacters(in: .whitespaces))[...]`")
+            throw Problem(file, "no `\(prefix.trimmingCharacters(in: .whitespaces))[...]`")
         }
-        let items = try literal(after: prefix, lines: lines, at: index, file: relative(file, root))
+        let items = try literal(after: prefix, lines: lines, at: index, file: file)
         for item in items {
             guard item.hasPrefix("."), kinds.contains(String(item.dropFirst())) else {
-                throw Problem(relative(file, root), line: index + 1, "`\(item)` is not a case of TransitionKind (write `.caseName`)")
+                throw Problem(file, line: index + 1, "`\(item)` is not a case of TransitionKind (write `.caseName`)")
             }
         }
         return items.map { String($0.dropFirst()) }
@@ -127,7 +128,7 @@ struct Declarations {
         guard file.lastPathComponent == "\(type).swift" else {
             throw Problem(name, line: declaration.offset + 1, "rule \(type) must be in a file of its own name, \(type).swift")
         }
-        let hears = try list(of: "static let hears: [TransitionKind] = ", in: file, root: root, kinds: kinds)
+        let hears = try list(of: "static let hears: [TransitionKind] = ", in: lines, file: name, kinds: kinds)
         guard !hears.isEmpty else { throw Problem(name, "\(type) hears no transition: list what it hears in `static let hears`") }
         guard let fixtureLine = lines.firstIndex(where: { $0.contains("static let exampleFixtures = ") }) else {
             throw Problem(name, "\(type) names no examples: `static let exampleFixtures = [\"rules/its-fixture\", \"rules/its-fixture-negative\"]` (in traces/)")

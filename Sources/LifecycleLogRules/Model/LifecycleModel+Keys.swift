@@ -112,7 +112,7 @@ extension LifecycleModel {
                 dirtyCount -= 1
                 if rules.hearsAppOnly { rules.observe(.keySaved(sharedKeys[i].ref, window: nil), &self) }
             }
-            dirtyShared.removeLast(dirtyShared.count - kept)
+            dirtyShared.truncate(to: kept)
         }
         if let pending = run.pendingApp {
             let left = pending.keys.filter { !coveredShared($0) }
@@ -145,9 +145,7 @@ extension LifecycleModel {
                 savedAny = true
                 if rules.hearsAppOnly { rules.observe(.keySaved(openWindows[index].sceneKeyRef(openWindows[index].sceneKeys.keys[i]), window: index), &self) }
             }
-            // One at a time: `removeAll(keepingCapacity:)` and `removeLast(_:)` go through the
-            // generic `replaceSubrange`, which costs more than the few elements a save leaves.
-            for _ in kept..<count { openWindows[index].dirtyScene.removeLast() }
+            openWindows[index].dirtyScene.truncate(to: kept)
         }
         if let pending = openWindows[index].pendingBackground {
             openWindows[index].pendingBackground?.keys = pending.keys.filter { !covered($0.name) }

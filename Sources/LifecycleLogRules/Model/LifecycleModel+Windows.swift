@@ -46,7 +46,7 @@ extension LifecycleModel {
     /// The slot in ``restorations`` of `identity`, made when new.
     private mutating func restorationSlot(_ identity: RestorationIdentity) -> Int {
         if let slot = restorationSlots[identity] { return slot }
-        restorationSlots[identity] = restorations.count
+        restorationSlots.insert(identity, slot: restorations.count)
         restorations.append(NameMap())
         restorationSources.append(nil)
         restorationOwners.append(0)

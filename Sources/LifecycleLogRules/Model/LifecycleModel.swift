@@ -56,7 +56,7 @@ package struct LifecycleModel: Sendable {
     /// How many keys of the running process have unsaved changes.
     var dirtyCount = 0
     /// For each restoration identity, its position in ``restorations``.
-    var restorationSlots: [RestorationIdentity: Int] = [:]
+    var restorationSlots = RestorationSlots()
     /// A number for each distinct canonical window value, for ``RestorationIdentity``.
     var valueNumbers: [String: UInt32] = [:]
     /// The saved scene-key versions a later `restored: true` window of each
@@ -275,7 +275,7 @@ package struct LifecycleModel: Sendable {
             dirtyShared[kept] = i
             kept += 1
         }
-        dirtyShared.removeLast(dirtyShared.count - kept)
+        dirtyShared.truncate(to: kept)
     }
 
     /// The scene keys of the window at `index` in ``openWindows`` with unsaved changes.

@@ -34,6 +34,13 @@ package struct ModelView {
         }
     }
 
+    /// Lends `body` the address of the view of `model` (``with(_:_:)``'s view, not a copy), for
+    /// what must hold the view by address: app rules' contexts (``LifecycleRuleContext``).
+    @inline(__always)
+    package static func withAddress<Result>(_ model: inout LifecycleModel, _ body: (UnsafePointer<ModelView>) -> Result) -> Result {
+        with(&model) { view in withUnsafePointer(to: &view, body) }
+    }
+
     /// The whole rebuilt state at `seq` (``LifecycleState``), built on each call.
     func state(seq: UInt64) -> LifecycleState { base.state(seq: seq) }
 

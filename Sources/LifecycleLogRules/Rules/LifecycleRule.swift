@@ -182,25 +182,23 @@ package struct CustomRules: Sendable {
 
     /// Tells every app rule `transition`, each with a context of its own, over the model in place.
     mutating func observe(_ transition: LifecycleTransition, at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
-        ModelView.with(&model) { view in
-            withUnsafePointer(to: &view) { address in
-                for i in rules.indices {
-                    var context = LifecycleRuleContext(model: address, seq: now.seq, t: now.t)
-                    rules[i].observe(transition, in: &context)
-                    report(context, of: rules[i], &findings)
-                }
-            }
-        }
+        forEachRule(at: now, &model, &findings) { rule, context in rule.observe(transition, in: &context) }
     }
 
+    /// Tells every app rule the trace ended.
     mutating func finish(at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue) {
-        ModelView.with(&model) { view in
-            withUnsafePointer(to: &view) { address in
-                for i in rules.indices {
-                    var context = LifecycleRuleContext(model: address, seq: now.seq, t: now.t)
-                    rules[i].finish(in: &context)
-                    report(context, of: rules[i], &findings)
-                }
+        forEachRule(at: now, &model, &findings) { rule, context in rule.finish(in: &context) }
+    }
+
+    /// Calls `body` with each app rule and a fresh context over the model in place, then reports
+    /// what the rule reported there.
+    private mutating func forEachRule(at now: EventTime, _ model: inout LifecycleModel, _ findings: inout FindingQueue,
+                                      _ body: (inout any LifecycleRule, inout LifecycleRuleContext) -> Void) {
+        ModelView.withAddress(&model) { address in
+            for i in rules.indices {
+                var context = LifecycleRuleContext(model: address, seq: now.seq, t: now.t)
+                body(&rules[i], &context)
+                report(context, of: rules[i], &findings)
             }
         }
     }
