@@ -127,9 +127,9 @@ struct LMDBTransaction: ~Copyable {
     }
 
     /// Visits entries in key order like ``forEach(_:from:_:)``, but hands
-    /// them over in batches of up to `capacity`, each read by one guarded
-    /// liblmdb call (``lmdb_guard_cursor_batch``): the fault guard is set up
-    /// once per batch, not once per entry. Entries before damage are handed
+    /// them over in batches of up to `capacity`, each read and copied out of the
+    /// map by one guarded call (`lmdb_guard_cursor_copy_batch`): the fault guard
+    /// is set up once per batch, not once per entry. Entries before damage are handed
     /// over before the damage is thrown. Stops when `body` returns `false`.
     func forEachBatch(
         _ db: LMDBDatabase, from: UnsafeRawBufferPointer? = nil, capacity: Int = 512,
