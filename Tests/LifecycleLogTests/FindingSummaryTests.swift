@@ -211,6 +211,31 @@ final class FindingSummaryTests: XCTestCase {
         XCTAssertEqual(summary.sortedGroups.first { $0.rule == .uncleanExit }?.sortedBuilds, ["5"])
     }
 
+    func testATraceFileNamingTheMainAppEmptyTalliesAsItsJSONLines() throws {
+        // The main app both without `process` and with "process":"" (the same process, as the
+        // reducer takes it): the kill at seq 6 falls in the run of build 1, from the trace file too.
+        let folder = TemporaryFolder()
+        let jsonl = folder.write("empty-process.jsonl", """
+            {"format":"lifecycle-trace","version":2}
+            {"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}],"build":"1"}
+            {"event":"open","t":10,"window":"w1","scene":"main"}
+            {"event":"launch","t":20,"process":"w","platform":"iOS","scenes":[]}
+            {"event":"phase","t":30,"phase":"background","process":""}
+            {"event":"write","t":40,"key":"draft","scope":"scene","window":"w1","process":""}
+            {"event":"kill","t":50,"reason":"jetsam","process":""}
+
+            """)
+        let lmdb = folder.file("empty-process.lmdb")
+        try TraceInterchange.importJSONLines(from: jsonl, to: lmdb)
+        for path in [jsonl, lmdb] {
+            let tally = try TraceFindingTally.gather(path, configuration: RuleConfiguration(), customRules: [])
+            XCTAssertEqual(tally.processes, ["", "w"], path)
+            let lost = try XCTUnwrap(tally.groups.values.first { $0.rule == .unsavedAtExit }, path)
+            XCTAssertEqual(lost.runs, [0], path)
+            XCTAssertEqual(lost.processes, [0], path)
+        }
+    }
+
     func testBuildsOrderNumerically() {
         XCTAssertEqual(["10", "9", "1.10", "1.9", "2.0b1", "2.0", "007", "7", "a", "B"].sorted(by: BuildOrder.precedes),
                        ["1.9", "1.10", "2.0", "2.0b1", "007", "7", "9", "10", "B", "a"])

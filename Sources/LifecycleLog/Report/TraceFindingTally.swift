@@ -119,7 +119,12 @@ struct TraceFindingTally {
                             p = processOfName[id]
                         } else {
                             if id >= processOfName.count { processOfName += repeatElement(-1, count: id + 1 - processOfName.count) }
-                            p = tally.addProcess(symbols[id])
+                            if symbols[id].isEmpty {  // "process":"" is the main app, as the reducer and JSON Lines take it
+                                if mainApp < 0 { mainApp = tally.addProcess("") }
+                                p = mainApp
+                            } else {
+                                p = tally.addProcess(symbols[id])
+                            }
                             processOfName[id] = p
                         }
                     }
