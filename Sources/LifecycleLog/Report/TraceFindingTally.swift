@@ -55,7 +55,7 @@ struct TraceFindingTally {
     }
 
     /// The trace's processes in the order their first event came: `""` is the main app.
-    private(set) var processes: [String] = []
+    var processes: [String] { processIndex.names }
     /// Every launch of the trace, in order.
     private(set) var launches: [Launch] = []
     /// The findings by fingerprint hash (`FindingFingerprints/hash(_:)`).
@@ -65,6 +65,8 @@ struct TraceFindingTally {
     /// How many runs (launches) it has.
     var runs: Int { launches.count }
 
+    /// The processes' numbering (``processes``).
+    private var processIndex = ProcessIndex()
     /// Each process's current run (index into ``launches``, `-1` before its first launch).
     private var currentLaunch: [Int32] = []
     /// Where the (process, run) of the events changes: from `seq` on, events are of `process` in `launch`.
@@ -81,16 +83,8 @@ struct TraceFindingTally {
         var tally = TraceFindingTally()
         var reducer = try LifecycleReducer(configuration: configuration, customRules: customRules)
         if Replayer.isJSONLines(path) {
-            var processIndex: [String: Int32] = [:]
             try JSONLinesDecoder.forEachEvent(inFile: path, tornFinalRecord: path == "-" ? nil : { _ in }) { seq, _, event in
-                let name = event.process ?? ""
-                let p: Int32
-                if let known = processIndex[name] {
-                    p = known
-                } else {
-                    p = tally.addProcess(name)
-                    processIndex[name] = p
-                }
+                let p = tally.process(named: event.process ?? "")
                 if case .launch(let launch) = event.kind {
                     tally.launched(p, seq: seq, build: launch.build, os: launch.os, platform: launch.platform.rawValue)
                 }
@@ -100,34 +94,13 @@ struct TraceFindingTally {
                 if tally.marks.count >= tally.pruneAt { tally.forget(below: reducer.watermark(after: seq)) }
             }
         } else {
-            // Processes by symbol id (the events' `process`), each looked up once.
-            var processOfName: [Int32] = []
-            var mainApp: Int32 = -1
             var lastSeq: UInt64 = 0
             try PipelinedReplay.forEachBatch(of: path) { batch in
                 let symbols = batch.symbols
                 let extras = batch.extras
                 try reducer.apply(batch, observe: { step in
                     let event = step.event
-                    let p: Int32
-                    if event.process == ReplayEvent.mainProcess {
-                        if mainApp < 0 { mainApp = tally.addProcess("") }
-                        p = mainApp
-                    } else {
-                        let id = Int(event.process)
-                        if id < processOfName.count, processOfName[id] >= 0 {
-                            p = processOfName[id]
-                        } else {
-                            if id >= processOfName.count { processOfName += repeatElement(-1, count: id + 1 - processOfName.count) }
-                            if symbols[id].isEmpty {  // "process":"" is the main app, as the reducer and JSON Lines take it
-                                if mainApp < 0 { mainApp = tally.addProcess("") }
-                                p = mainApp
-                            } else {
-                                p = tally.addProcess(symbols[id])
-                            }
-                            processOfName[id] = p
-                        }
-                    }
+                    let p = tally.process(event.process, symbols: symbols)
                     if event.kind == .launch, event.extraIndex != ReplayEvent.noExtra, let launch = extras[Int(event.extraIndex)].launch {
                         tally.launched(p, seq: step.seq, build: launch.build, os: launch.os, platform: launch.platform.rawValue)
                     }
@@ -145,11 +118,22 @@ struct TraceFindingTally {
         return tally
     }
 
-    /// A new process of the trace, named `name`.
-    private mutating func addProcess(_ name: String) -> Int32 {
-        processes.append(name)
-        currentLaunch.append(-1)
-        return Int32(processes.count - 1)
+    /// The process `name`, numbered at its first event.
+    private mutating func process(named name: String) -> Int32 {
+        numbered(processIndex.index(of: name))
+    }
+
+    /// The process of a trace file's event (`process` as decoded, `symbols` its batch's names).
+    @inline(__always)
+    private mutating func process(_ process: Name, symbols: [String]) -> Int32 {
+        numbered(processIndex.index(of: process, symbols: symbols))
+    }
+
+    /// The index `found` of ``processIndex``, with the process's current run added when it is new.
+    @inline(__always)
+    private mutating func numbered(_ found: (index: Int, isNew: Bool)) -> Int32 {
+        if found.isNew { currentLaunch.append(-1) }
+        return Int32(found.index)
     }
 
     /// Process `p` launched: a new run.

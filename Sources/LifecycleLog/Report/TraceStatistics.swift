@@ -70,27 +70,11 @@ public struct TraceStatistics: Sendable {
                 return true
             }
         } else {
-            // Process names by symbol id (the events' `process`), found once each.
-            var processOfName: [Int] = []
-            var mainApp = -1
             try PipelinedReplay.forEachBatch(of: path) { batch in
                 let symbols = batch.symbols
                 try reducer.apply(batch, observe: { step in
                     let event = step.event
-                    let p: Int
-                    if event.process == ReplayEvent.mainProcess {
-                        if mainApp < 0 { mainApp = tally.process(named: "") }
-                        p = mainApp
-                    } else {
-                        let id = Int(event.process)
-                        if id < processOfName.count, processOfName[id] >= 0 {
-                            p = processOfName[id]
-                        } else {
-                            if id >= processOfName.count { processOfName += repeatElement(-1, count: id + 1 - processOfName.count) }
-                            p = tally.process(named: symbols[id])
-                            processOfName[id] = p
-                        }
-                    }
+                    let p = tally.process(event.process, symbols: symbols)
                     tally.note(seq: step.seq, process: p, t: event.t, tag: event.kind,
                                unknownKind: event.kind == .unknown ? symbols[Int(event.name)] : nil,
                                openWindows: step.openWindows, endedRunCleanly: step.endedRunCleanly)
@@ -102,7 +86,7 @@ public struct TraceStatistics: Sendable {
         var processes = tally.processes
         var most = tally.most
         // The main app first, then the others in the order they came.
-        if let main = tally.index[""], main > 0 { processes.insert(processes.remove(at: main), at: 0) }
+        if let main = tally.processIndex.existingIndex(of: ""), main > 0 { processes.insert(processes.remove(at: main), at: 0) }
         if let process {
             guard let one = processes.first(where: { $0.process == process }) else {
                 let names = processes.map { $0.process.isEmpty ? "\"\" (the main app)" : "\"\(VisibleText.escape($0.process))\"" }
@@ -131,8 +115,8 @@ public struct TraceStatistics: Sendable {
         /// The process counted (`gather`'s `process`), or `nil` for all.
         let only: String?
         var processes: [ProcessStatistics] = []
-        /// Each process's place in ``processes``, by name.
-        var index: [String: Int] = [:]
+        /// Each process's place in ``processes``.
+        var processIndex = ProcessIndex()
         /// Whether each process's events and findings are counted (``only``).
         var counted: [Bool] = []
         /// Each process's windows open after its last event.
@@ -155,14 +139,26 @@ public struct TraceStatistics: Sendable {
 
         /// The place of the process `name`, added when it is new.
         mutating func process(named name: String) -> Int {
-            if let known = index[name] { return known }
-            let p = processes.count
-            index[name] = p
+            added(processIndex.index(of: name))
+        }
+
+        /// The place of the process of a trace file's event (`process` as decoded, `symbols` its
+        /// batch's names), added when it is new.
+        @inline(__always)
+        mutating func process(_ process: Name, symbols: [String]) -> Int {
+            added(processIndex.index(of: process, symbols: symbols))
+        }
+
+        /// The place `found` of ``processIndex``, with the process's counts added when it is new.
+        @inline(__always)
+        mutating func added(_ found: (index: Int, isNew: Bool)) -> Int {
+            guard found.isNew else { return found.index }
+            let name = processIndex.names[found.index]
             processes.append(ProcessStatistics(process: name, events: 0, runs: 0, cleanRuns: 0, windowsOpened: 0,
                                                mostWindowsOpen: 0, errors: 0, warnings: 0))
             counted.append(only.map { $0 == name } ?? true)
             open.append(0)
-            return p
+            return found.index
         }
 
         /// Counts the event `seq` of process `p`, after the reducer applied it: `openWindows` is
