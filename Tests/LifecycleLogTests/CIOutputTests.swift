@@ -24,6 +24,27 @@ final class CIOutputTests: XCTestCase {
 
     // MARK: 1. Locations
 
+    /// A report longer than what `replay` keeps in memory goes to a temporary file and is read
+    /// back in 64 KiB pieces. Each piece was decoded as text on its own, so one that ended inside
+    /// a multi-byte character got U+FFFD there (this trace's report did, twice). Its 3,000 lines,
+    /// each naming a window whose id is 50 "窓", come out whole.
+    func testALongReportReadBackFromItsTemporaryFileKeepsEveryCharacter() throws {
+        let folder = TemporaryFolder()
+        let id = String(repeating: "窓", count: 50)
+        var lines = [#"{"format":"lifecycle-trace","version":1}"#,
+                     #"{"event":"launch","t":0,"platform":"iOS","scenes":[{"id":"main","kind":"WindowGroup"}]}"#]
+        for i in 0..<3000 { lines.append(#"{"event":"phase","t":\#(i + 1),"window":"\#(id)\#(i)","phase":"active"}"#) }
+        folder.write("long.jsonl", lines.joined(separator: "\n") + "\n")
+        let result = try replay(folder.file("long.jsonl"))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertGreaterThan(result.stdout.utf8.count, 1 << 20, "long enough to go through the temporary file")
+        XCTAssertFalse(result.stdout.contains("\u{FFFD}"), "a character was cut at a piece's end")
+        for i in [0, 174, 175, 1499, 2999] {
+            XCTAssertTrue(result.stdout.contains("names window \"\(id)\(i)\""), "window \(i)'s finding is whole")
+        }
+        XCTAssertEqual(result.stdout.components(separatedBy: "[unknown-window]").count - 1, 3000)
+    }
+
     func testTextLocationsAreFileLinesForJSONLinesAndSeqsForTraceFiles() throws {
         let lines = try String(contentsOfFile: editor, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertTrue(lines[17].contains(#""window":"prefs-2""#), "line 18 is the duplicate window's open (seq 13)")
