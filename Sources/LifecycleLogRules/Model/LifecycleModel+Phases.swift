@@ -51,7 +51,7 @@ extension LifecycleModel {
 
     /// Gives the list back, emptied, keeping its storage for the next crossing.
     private mutating func returnCrossingScratch(_ list: inout [(id: Name, intoBackground: Bool)]) {
-        if !list.isEmpty { list.removeAll(keepingCapacity: true) }
+        list.removeAllKeepingStorage()
         swap(&list, &crossingScratch)
     }
 

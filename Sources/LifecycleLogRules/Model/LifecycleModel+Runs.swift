@@ -27,9 +27,9 @@ extension LifecycleModel {
             sharedKeys[i].state.lastWrite = state.lastWrite
             sharedVersions.set(i, state.saved, at: seq)
         }
-        if !changedShared.isEmpty { changedShared.removeAll(keepingCapacity: true) }
+        changedShared.removeAllKeepingStorage()
         dirtyCount = 0
-        if !dirtyShared.isEmpty { dirtyShared.removeAll(keepingCapacity: true) }
+        dirtyShared.removeAllKeepingStorage()
         sharedVersions.writerStarted(at: seq)
         // The new run reuses the last one's table storage, emptied.
         run.relaunch(number: runCount, launchSeq: seq, launchT: t, launch: launch, appWriter: takeInstance(),
@@ -80,7 +80,7 @@ extension LifecycleModel {
         resolvePendingSaves(&rules)
         rules.observe(.runEnded(RunEnd(seq: seq, how: how, appPhase: appPhase)), &self)
         removeAllWindows()
-        if !run.openSaves.isEmpty { run.openSaves.removeAll(keepingCapacity: true) }
+        run.openSaves.removeAllKeepingStorage()
         dirtyCount = 0
     }
 

@@ -135,7 +135,7 @@ package struct SeenVersions {
     /// Starts again at `startSeq`, keeping the storage.
     mutating func restart(at startSeq: UInt64) {
         self.startSeq = startSeq
-        if !dense.isEmpty { dense.removeAll(keepingCapacity: true) }  // about a hundred instructions even when empty
+        dense.removeAllKeepingStorage()
         if !sparse.isEmpty { sparse.removeAll(keepingCapacity: true) }
         touched = 0
     }
@@ -243,11 +243,11 @@ package struct OpenWindow {
         self.openSeq = openSeq
         self.seen.restart(at: seen.startSeq)
         sceneKeys.removeAll()
-        if !dirtyScene.isEmpty { dirtyScene.removeAll(keepingCapacity: true) }
+        dirtyScene.removeAllKeepingStorage()
         restoredFrom = NameMap()  // shared with the restoration it came from: dropped, not emptied in place
         activities.removeAll()
         activitySummary = nil
-        if !documents.isEmpty { documents.removeAll(keepingCapacity: true) }
+        documents.removeAllKeepingStorage()
         pendingBackground = nil
         self.restorationSlot = restorationSlot
     }
@@ -363,7 +363,7 @@ package struct RunState {
         terminateSeq = nil
         endedByKill = false
         willTerminateSeq = nil
-        if !openSaves.isEmpty { openSaves.removeAll(keepingCapacity: true) }
+        openSaves.removeAllKeepingStorage()
         lastSeq = launchSeq
     }
 }

@@ -139,8 +139,8 @@ package struct NameMap<Value> {
     /// left as it is: `removeAll(keepingCapacity:)` costs about a hundred instructions even then.
     mutating func removeAll() {
         guard !keys.isEmpty else { return }
-        if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
-        if !values.isEmpty { values.removeAll(keepingCapacity: true) }
+        keys.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
         positions = nil
     }
 
@@ -158,9 +158,9 @@ package struct NameMap<Value> {
         if same {
             for i in keys.indices where keys[i] != other.keys[i] { same = false; break }
         }
-        if !same {
-            if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
-            if !values.isEmpty { values.removeAll(keepingCapacity: true) }
+        if !same {  // never empty here: an empty map holds a prefix of any keys
+            keys.removeAll(keepingCapacity: true)
+            values.removeAll(keepingCapacity: true)
             positions = nil
         }
         for i in values.indices { values[i] = other.values[i].saved }

@@ -21,7 +21,7 @@ struct SeqMultiset: Sendable {
 
     mutating func insert(_ seq: UInt64) {
         if isEmpty, head > 0 {
-            if !seqs.isEmpty { seqs.removeAll(keepingCapacity: true) }
+            seqs.removeAllKeepingStorage()
             head = 0
         }
         if let last = seqs.last, !isEmpty, seq < last {
@@ -53,7 +53,7 @@ struct SeqMultiset: Sendable {
     }
 
     mutating func removeAll() {
-        if !seqs.isEmpty { seqs.removeAll(keepingCapacity: true) }
+        seqs.removeAllKeepingStorage()
         head = 0
     }
 

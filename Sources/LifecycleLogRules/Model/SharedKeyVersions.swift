@@ -20,7 +20,8 @@ struct SharedKeyVersions: Sendable {
     /// Each key's latest change (seq 0, version 0: none yet).
     private var latest: [Change] = []
     /// Each key's earlier versions that an open writer may still ask for, oldest first; before the
-    /// first, the version was 0. Usually empty (an empty array allocates nothing).
+    /// first, the version was 0. Usually empty; a list emptied at a run's end keeps its storage
+    /// (at most twice what that key's open writers needed), for the next run's changes.
     private var earlier: [[Change]] = []
     /// The start seqs of the writers still open.
     private var starts = SeqMultiset()
@@ -113,9 +114,9 @@ struct SharedKeyVersions: Sendable {
     mutating func allWritersEnded() {
         starts.removeAll()
         for index in withEarlier {
-            if !earlier[index].isEmpty { earlier[index].removeAll(keepingCapacity: true) }
+            earlier[index].removeAllKeepingStorage()
             listed[index] = false
         }
-        if !withEarlier.isEmpty { withEarlier.removeAll(keepingCapacity: true) }
+        withEarlier.removeAllKeepingStorage()
     }
 }
