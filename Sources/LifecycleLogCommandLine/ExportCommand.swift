@@ -184,6 +184,15 @@ extension Replay {
 
         /// `--format perfetto` (the trace-event JSON) or `otlp` (OTLP/JSON logs or spans), written only when whole.
         private func exportWithFindings() throws {
+            // These read the trace more than once (its findings first, then its events): from
+            // standard input the later reads found it used up, and the export came out without
+            // its events, with exit 0.
+            if trace == "-" {
+                throw LifecycleLogError(.invalidArgument,
+                    "export --format \(format.rawValue) reads the trace more than once (its findings first, then its events), and standard input "
+                    + "can be read only once: save it to a file first, then export that: replay import - -o session.lmdb, "
+                    + "then replay export session.lmdb --format \(format.rawValue)")
+            }
             var configuration = try ruleOptions.configuration()
             configuration.explore = explore
             let start = (startUnixMs ?? 0) * 1_000_000

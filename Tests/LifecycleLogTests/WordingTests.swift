@@ -43,6 +43,29 @@ final class WordingTests: XCTestCase {
         XCTAssertEqual(try replay("export", jsonl, "--format", "perfetto").status, 0)
     }
 
+    /// `--format perfetto` and `otlp` read the trace twice (findings, then events): from standard
+    /// input the second read found nothing, and the export came out without its events, exit 0.
+    /// Refused, saying what to do; what it says works.
+    func testAnExportThatReadsTheTraceTwiceRefusesStandardInput() throws {
+        let folder = TemporaryFolder()
+        let text = try String(contentsOfFile: editor, encoding: .utf8)
+        for format in [["perfetto"], ["otlp"], ["otlp", "--otlp-signal", "traces"]] {
+            let piped = try runReplay(["export", "-", "--format"] + format, environment: [:], stdin: text)
+            XCTAssertEqual(piped.status, 2, "\(format): \(piped.stdout.prefix(200))")
+            XCTAssertEqual(piped.stdout, "", "\(format): nothing half-written")
+            XCTAssertTrue(piped.stderr.contains("export --format \(format[0]) reads the trace more than once"), piped.stderr)
+            XCTAssertTrue(piped.stderr.contains("replay import - -o session.lmdb"), piped.stderr)
+        }
+        // The advice: a trace file made from standard input exports as one made from the file.
+        let other = TemporaryFolder()
+        XCTAssertEqual(try runReplay(["import", "-", "-o", folder.file("session.lmdb")], environment: [:], stdin: text).status, 0)
+        XCTAssertEqual(try replay("import", editor, "-o", other.file("session.lmdb")).status, 0)
+        let fromStandardInput = try replay("export", folder.file("session.lmdb"), "--format", "perfetto")
+        XCTAssertEqual(fromStandardInput.status, 0, fromStandardInput.stderr)
+        XCTAssertGreaterThan(fromStandardInput.stdout.components(separatedBy: "\"ph\"").count, 20, "its events are there")
+        XCTAssertEqual(fromStandardInput.stdout, try replay("export", other.file("session.lmdb"), "--format", "perfetto").stdout)
+    }
+
     // MARK: 12. Wording and layout
 
     func testCountsAreInTheRightNumber() throws {
