@@ -93,7 +93,11 @@ extension LifecycleModel {
     /// without, every open window's scene keys too; `keys` narrows by name.
     mutating func applySave(keys names: [Name]?, window: Int?, _ rules: inout RuleSet) {
         func covered(_ name: Name) -> Bool { names?.contains(name) ?? true }
-        func coveredShared(_ ref: KeyRef) -> Bool { saveCovers(ref, names: names, window: window) }
+        // A key of another scope than `document` is decided here, before anything of the model is
+        // passed on: the call for a document key took a copy of the whole model at every key.
+        func coveredShared(_ ref: KeyRef) -> Bool {
+            ref.scope != .document ? names?.contains(ref.name) ?? true : saveCovers(ref, names: names, window: window)
+        }
         if tracksGroupKeys { groupSave = .save(names: names) }
         // `group` keys are saved by the reducer, in every process (LifecycleReducer+Group.swift).
         // The keys with unsaved changes, in key order (as the rules have always heard them).

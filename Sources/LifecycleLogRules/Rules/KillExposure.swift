@@ -37,7 +37,7 @@ package struct KillExposure: BuiltInRule {
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .runEnded(let end) = transition else { return }
-        runEnded(atWillTerminate: { if case .willTerminate = end.how { return true } else { return false } }(), model, &findings)
+        runEnded(atWillTerminate: { if case .willTerminate = end.how { return true } else { return false } }(), &model, &findings)
     }
 
     /// Extends or closes the stretch after each event.
@@ -70,9 +70,14 @@ package struct KillExposure: BuiltInRule {
     }
 
     /// The run ended: at its willTerminate (only the stretch before it counts) or at an end event
-    /// of its own (every stretch counts).
-    private mutating func runEnded(atWillTerminate: Bool, _ model: borrowing ModelView, _ findings: inout FindingQueue) {
-        guard let awaiting = awaitingEnd else { close(model, &findings); return }
+    /// of its own (every stretch counts). The view is `inout` only to be passed by address (a
+    /// `borrowing` one is copied whole at each call, and this runs at every run's end); `close`
+    /// is called only when there is a stretch to close, for the same reason.
+    private mutating func runEnded(atWillTerminate: Bool, _ model: inout ModelView, _ findings: inout FindingQueue) {
+        guard let awaiting = awaitingEnd else {
+            if stretch != nil { close(model, &findings) }
+            return
+        }
         awaitingEnd = nil
         if atWillTerminate {
             stretch = nil

@@ -22,7 +22,7 @@ package struct LaunchCrashLoop: BuiltInRule {
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .runEnded(let end) = transition else { return }
-        judge(end, model, &findings)
+        judge(end, &model, &findings)
     }
 
     /// Whether a run that ended at `end` failed to launch (Readings 22).
@@ -32,16 +32,19 @@ package struct LaunchCrashLoop: BuiltInRule {
         return end.isUnexplained(underDebugger: run.debugger) && end.appPhase != .background
     }
 
+    /// Takes the view `inout` only to be given it by address: a `borrowing` view is copied whole
+    /// at each call (Swift 6.3), and this runs at every run's end.
     @inline(never)
-    private mutating func judge(_ end: RunEnd, _ model: borrowing ModelView, _ findings: inout FindingQueue) {
-        let run = model.run
-        guard Self.failedToLaunch(run, end) else {
+    private mutating func judge(_ end: RunEnd, _ model: inout ModelView, _ findings: inout FindingQueue) {
+        // The run's fields are read in place: a `let` of the whole run state retained each of its tables.
+        guard Self.failedToLaunch(model.run, end) else {
             previous = nil
             reported = false
             return
         }
-        defer { previous = (run.number, run.launchSeq, run.launchT, end.seq) }
-        guard let first = previous, first.run == run.number - 1, run.launchT - first.launchT <= limit else {
+        let (number, launchSeq, launchT) = (model.run.number, model.run.launchSeq, model.run.launchT)
+        defer { previous = (number, launchSeq, launchT, end.seq) }
+        guard let first = previous, first.run == number - 1, launchT - first.launchT <= limit else {
             reported = false
             return
         }

@@ -28,10 +28,11 @@ package struct MissedBackgroundSave: BuiltInRule {
     @inline(__always)
     package mutating func observe(_ transition: Transition, at now: EventTime, _ model: inout ModelView, _ findings: inout FindingQueue) {
         guard case .backgroundSaveMissed(let pending) = transition else { return }
-        record(pending, model)
+        record(pending, &model)
     }
 
-    private mutating func record(_ pending: PendingSave, _ model: borrowing ModelView) {
+    /// The view is `inout` only to be passed by address (a `borrowing` one is copied whole).
+    private mutating func record(_ pending: PendingSave, _ model: inout ModelView) {
         // The scenes of the windows that own scene keys, while they are still open.
         let subject = model.subject(keys: pending.keys)
         let related = model.lastWriteSeqs(pending.keys)
