@@ -45,8 +45,8 @@ extension LifecycleModel {
 
     /// The slot in ``restorations`` of `identity`, made when new.
     private mutating func restorationSlot(_ identity: RestorationIdentity) -> Int {
-        if let slot = restorationSlots[identity] { return slot }
-        restorationSlots.insert(identity, slot: restorations.count)
+        if let slot = restorationSlots[identity.bits] { return Int(slot) }
+        restorationSlots.set(identity.bits, Int32(restorations.count))
         restorations.append(NameMap())
         restorationSources.append(nil)
         restorationOwners.append(0)

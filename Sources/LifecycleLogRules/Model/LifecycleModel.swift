@@ -55,8 +55,8 @@ package struct LifecycleModel: Sendable {
     var documentViewers: [String: Int] = [:]
     /// How many keys of the running process have unsaved changes.
     var dirtyCount = 0
-    /// For each restoration identity, its position in ``restorations``.
-    var restorationSlots = RestorationSlots()
+    /// For each restoration identity (by its ``RestorationIdentity/bits``), its position in ``restorations``.
+    var restorationSlots = SlotTable()
     /// A number for each distinct canonical window value, for ``RestorationIdentity``.
     var valueNumbers: [String: UInt32] = [:]
     /// The saved scene-key versions a later `restored: true` window of each

@@ -10,17 +10,14 @@ struct NameSlots: Sendable {
     static let denseLimit = 4096
 
     private var dense: [Int32] = []
-    /// The table for indices from ``denseLimit`` on: `keys` holds index + 1 (0: empty), a power
-    /// of two long, at most half full.
-    private var keys: [UInt64] = []
-    private var values: [Int32] = []
-    private var count = 0
+    /// The indices from ``denseLimit`` on.
+    private var far = SlotTable()
 
     /// The position stored for `index`, or -1.
     @inline(__always)
     subscript(index: Int) -> Int32 {
         if index < dense.count { return dense[index] }
-        return index < Self.denseLimit || keys.isEmpty ? -1 : far(index)
+        return index < Self.denseLimit || far.isEmpty ? -1 : (far[UInt64(index)] ?? -1)
     }
 
     /// Stores `slot` for `index` (-1: none).
@@ -30,51 +27,7 @@ struct NameSlots: Sendable {
             if index >= dense.count { dense.append(contentsOf: repeatElement(-1, count: index + 1 - dense.count)) }
             dense[index] = slot
         } else {
-            setFar(index, slot)
-        }
-    }
-
-    @inline(__always)
-    private static func start(_ key: UInt64, _ mask: Int) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
-    }
-
-    @inline(never)
-    private func far(_ index: Int) -> Int32 {
-        let key = UInt64(index) + 1, mask = keys.count - 1
-        var i = Self.start(key, mask)
-        while true {
-            let k = keys[i]
-            if k == key { return values[i] }
-            if k == 0 { return -1 }
-            i = (i + 1) & mask
-        }
-    }
-
-    @inline(never)
-    private mutating func setFar(_ index: Int, _ slot: Int32) {
-        if (count + 1) * 2 > keys.count { grow() }
-        let key = UInt64(index) + 1, mask = keys.count - 1
-        var i = Self.start(key, mask)
-        while keys[i] != 0 && keys[i] != key { i = (i + 1) & mask }
-        if keys[i] == 0 {
-            keys[i] = key
-            count += 1
-        }
-        values[i] = slot
-    }
-
-    private mutating func grow() {
-        let (oldKeys, oldValues) = (keys, values)
-        let capacity = max(16, keys.count * 2)
-        keys = Array(repeating: 0, count: capacity)
-        values = Array(repeating: -1, count: capacity)
-        let mask = capacity - 1
-        for (key, value) in zip(oldKeys, oldValues) where key != 0 {
-            var i = Self.start(key, mask)
-            while keys[i] != 0 { i = (i + 1) & mask }
-            keys[i] = key
-            values[i] = value
+            far.set(UInt64(index), slot)
         }
     }
 }
