@@ -134,7 +134,7 @@ extension LifecycleModel {
         var savedAny = false
         if !openWindows[index].dirtyScene.isEmpty {
             // The dirty keys in key order (as the rules have always heard them), compacted in place.
-            if openWindows[index].dirtyScene.count > 1 { openWindows[index].dirtyScene.sort() }
+            openWindows[index].dirtyScene.sortSmall()
             let count = openWindows[index].dirtyScene.count
             var kept = 0
             for j in 0..<count {

@@ -131,7 +131,7 @@ extension LifecycleModel {
                 // `!`: the ids were just read from openWindows.
                 let index = windowIndex(id)!
                 if intoBackground {
-                    let unsaved = dirtySceneKeys(of: index)
+                    let unsaved = sortingDirtySceneKeys(of: index)
                     if !unsaved.isEmpty {
                         var versions: [KeyRef: UInt64] = [:]
                         for key in unsaved { versions[key] = openWindows[index].sceneKeys[key.name]?.version }

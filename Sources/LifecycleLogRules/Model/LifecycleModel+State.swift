@@ -98,7 +98,8 @@ package struct Seen: Hashable {
 /// Dense for the first keys (most apps have a few shared keys, touched by every window), sparse
 /// beyond: a window that touches key 5,000 of a trace with a document per window would otherwise
 /// fill 5,000 slots (issue 28). The dense part grows to at most 64 slots plus 4 per key touched,
-/// so its size follows what the writer did, not how many keys the process has.
+/// so its size follows what the writers that used its storage did (a closed window's storage goes
+/// to the next window opened), not how many keys the process has.
 package struct SeenVersions {
     /// The seq the writer started at (window open, or launch).
     var startSeq: UInt64
@@ -135,7 +136,9 @@ package struct SeenVersions {
     /// Starts again at `startSeq`, keeping the storage.
     mutating func restart(at startSeq: UInt64) {
         self.startSeq = startSeq
-        dense.removeAllKeepingStorage()
+        // The dense slots are unset (seq 0: nothing seen, ``last(_:)``), not removed: zeroing a few
+        // hundred bytes costs less than `replaceSubrange`, and the next writer grows them less.
+        if !dense.isEmpty { dense.withUnsafeMutableBufferPointer { $0.update(repeating: Seen(version: 0, seq: 0)) } }
         if !sparse.isEmpty { sparse.removeAll(keepingCapacity: true) }
         touched = 0
     }

@@ -267,7 +267,7 @@ package struct LifecycleModel: Sendable {
 
     /// ``dirtyShared`` sorted, each key once, only those with unsaved changes.
     mutating func compactDirtyShared() {
-        dirtyShared.sort()
+        dirtyShared.sortSmall()
         var kept = 0
         for j in dirtyShared.indices {
             let i = dirtyShared[j]
@@ -282,6 +282,20 @@ package struct LifecycleModel: Sendable {
     @inline(__always)
     func dirtySceneKeys(of index: Int) -> [KeyRef] {
         openWindows[index].dirtyScene.sorted().map { openWindows[index].sceneKeyRef(openWindows[index].sceneKeys.keys[$0]) }
+    }
+
+    /// ``dirtySceneKeys(of:)`` where the model may change: the window's list of dirty positions,
+    /// which is in no particular order, is sorted where it lies, so no sorted copy is made.
+    mutating func sortingDirtySceneKeys(of index: Int) -> [KeyRef] {
+        let count = openWindows[index].dirtyScene.count
+        if count == 0 { return [] }
+        openWindows[index].dirtyScene.sortSmall()
+        var keys: [KeyRef] = []
+        keys.reserveCapacity(count)
+        for j in 0..<count {
+            keys.append(openWindows[index].sceneKeyRef(openWindows[index].sceneKeys.keys[openWindows[index].dirtyScene[j]]))
+        }
+        return keys
     }
 
     /// The seq of the last write of each of `keys` still known.

@@ -136,11 +136,13 @@ package struct NameMap<Value> {
     }
 
     /// Empties the map, keeping its storage. An empty map (most of a window's activities) is
-    /// left as it is: `removeAll(keepingCapacity:)` costs about a hundred instructions even then.
+    /// left as it is, and a small one loses its entries one at a time
+    /// (`Array.removeAllKeepingStorage()`): `removeAll(keepingCapacity:)` costs about a hundred
+    /// instructions for each of the two lists, even when empty.
     mutating func removeAll() {
         guard !keys.isEmpty else { return }
-        keys.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
+        keys.removeAllKeepingStorage()
+        values.removeAllKeepingStorage()
         positions = nil
     }
 
@@ -159,8 +161,8 @@ package struct NameMap<Value> {
             for i in keys.indices where keys[i] != other.keys[i] { same = false; break }
         }
         if !same {  // never empty here: an empty map holds a prefix of any keys
-            keys.removeAll(keepingCapacity: true)
-            values.removeAll(keepingCapacity: true)
+            keys.removeAllKeepingStorage()
+            values.removeAllKeepingStorage()
             positions = nil
         }
         for i in values.indices { values[i] = other.values[i].saved }

@@ -100,7 +100,7 @@ struct SharedKeyVersions: Sendable {
                 kept += 1
             }
         }
-        changes.removeLast(changes.count - kept)
+        changes.truncate(to: kept)
         earlier[index] = changes
     }
 
