@@ -251,8 +251,11 @@ extension Replay {
                 case .text:
                     let color = Terminal.colors(1)
                     let report = try Replayer.replay(path, configuration: configuration, customRules: AppRules.current, progress: tick) { f in
-                        let line = ReplayReport.textLine(f, trace: path)
-                        try body.append(color ? Terminal.colorize(line) : line)
+                        if color {
+                            try body.append(Terminal.colorize(ReplayReport.textLine(f, trace: path)))
+                        } else {
+                            try body.append { ReplayReport.appendTextLine(f, trace: path, to: &$0) }
+                        }
                     }
                     try body.drain(into: out)
                     out.write(report.textSummary)

@@ -22,6 +22,13 @@ final class SpillBuffer {
         if memory.count >= limit { try spill() }
     }
 
+    /// Appends what `write` appends to the buffer's bytes (UTF-8): text written in place, as a
+    /// finding's line is (`ReplayReport.appendTextLine`), with no `String` made for it.
+    func append(_ write: (inout [UInt8]) -> Void) throws {
+        write(&memory)
+        if memory.count >= limit { try spill() }
+    }
+
     private func spill() throws {
         if fd < 0 {
             var template = Array("\(String(cString: getenv("TMPDIR") ?? strdup("/tmp")))/replay-spill-XXXXXX".utf8CString)
