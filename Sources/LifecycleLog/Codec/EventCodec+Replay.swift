@@ -4,8 +4,14 @@
 /// the records ``EventCodec/decode(_:symbols:)`` accepts and throws the same
 /// `corruptTrace` for the rest, so replay and export agree on damaged files.
 extension EventCodec {
+    @inline(__always)
     static func decodeForReplay(_ bytes: UnsafeRawBufferPointer, symbols: [String], extras: inout [ReplayExtra]) throws -> ReplayEvent {
-        let symbolCount = symbols.count
+        // The count is read here, where it inlines: in the decoder's body the optimiser left it a call.
+        try decodeForReplay(bytes, symbols: symbols, symbolCount: symbols.count, extras: &extras)
+    }
+
+    private static func decodeForReplay(_ bytes: UnsafeRawBufferPointer, symbols: [String], symbolCount: Int,
+                                        extras: inout [ReplayExtra]) throws -> ReplayEvent {
         var r = ByteReader(bytes)
         let tagByte = try r.byte()
         let ext = tagByte & extensionFlag != 0

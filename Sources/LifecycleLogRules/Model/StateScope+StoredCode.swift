@@ -3,8 +3,9 @@ import LifecycleLogRecorder
 /// The scope codes of FORMAT.md's scope table: the stored format writes them, and the reducer
 /// hashes a key with them.
 extension StateScope {
-    /// The code in FORMAT.md's scope table.
-    @inline(__always)
+    /// The code in FORMAT.md's scope table. (Inlinable: the replay decoder, in another module,
+    /// reads one at every `write` and `read`.)
+    @inlinable
     package var storedCode: UInt8 {
         switch self {
         case .scene: return 1
@@ -15,7 +16,7 @@ extension StateScope {
         }
     }
 
-    @inline(__always)
+    @inlinable
     package init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .scene
