@@ -162,11 +162,11 @@ extension EventCodec {
             try skipExtras(&r, limit: limit)
             scenes.append(.init(id: id, kind: SceneKind(rawValue: symbols[Int(kindName)]), hasPresentedType: presented))
         }
-        let reason = try readText(&r)
+        let reason = try readReason(&r)
         _ = try skipText(&r)  // app
         let os = try readText(&r)
         let build = try readText(&r)
-        var session = ReplayLaunch.Session(isPrewarm: reason == "prewarm")
+        var session = ReplayLaunch.Session(isPrewarm: reason.isPrewarm)
         if ext {
             let debugger = try r.byte()
             guard debugger <= 2 else { throw r.corrupt("bad debugger flag") }
@@ -174,7 +174,7 @@ extension EventCodec {
             session.harness = try optionalName(&r, limit) ?? ReplayEvent.noName
             session.activation = try optionalCode(&r, ActivationPolicy.init(storedCode:))
         }
-        return ReplayLaunch(platform: platform, scenes: scenes, isBackgroundLaunch: reason == "background", session: session,
+        return ReplayLaunch(platform: platform, scenes: scenes, isBackgroundLaunch: reason.isBackground, session: session,
                             build: build, os: os)
     }
 
@@ -192,6 +192,21 @@ extension EventCodec {
     private static func name(_ r: inout ByteReader, _ limit: UInt64) throws -> Name {
         guard let n = try optionalName(&r, limit) else { throw r.corrupt("missing required name") }
         return n
+    }
+
+    /// A launch's `reason`, checked as ``skipText(_:)`` checks text and compared where it lies: the
+    /// rules read only whether it is `prewarm` or `background`, so no `String` is made. Comparing
+    /// bytes is `String`'s comparison here: no other text is canonically equivalent to these
+    /// lowercase ASCII words.
+    private static func readReason(_ r: inout ByteReader) throws -> (isPrewarm: Bool, isBackground: Bool) {
+        let n = try r.varint()
+        if n == 0 { return (false, false) }
+        guard n - 1 <= UInt64(r.bytes.count - r.offset) else { throw r.corrupt("text past the end") }
+        let end = r.offset + Int(n - 1)
+        let text = UnsafeRawBufferPointer(rebasing: r.bytes[r.offset..<end])
+        guard isValidUTF8(text) else { throw r.corrupt("invalid UTF-8") }
+        r.offset = end
+        return (text.elementsEqual("prewarm".utf8), text.elementsEqual("background".utf8))
     }
 
     /// Checks and skips an optional text field; whether it was there.
