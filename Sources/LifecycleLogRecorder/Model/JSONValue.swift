@@ -48,9 +48,22 @@ extension JSONValue {
     /// the shortest text that reads back as the same `Double`). Two `value`s of
     /// `open` events are equal when their canonical JSON is equal.
     public var canonicalJSON: String {
-        var out: [UInt8] = []
-        writeCanonical(into: &out)
-        return String(decoding: out, as: UTF8.self)
+        switch self {
+        case .number(let literal):
+            // The commonest window value (an id) is its own canonical text: no bytes to gather.
+            return JSONValue.canonicalNumber(literal)
+        case .string(let s) where !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }):
+            // A string with nothing to escape is itself in quotes (`JSONWriter.writeString`).
+            var text = "\""
+            text.reserveCapacity(s.utf8.count + 2)
+            text += s
+            text += "\""
+            return text
+        default:
+            var out: [UInt8] = []
+            writeCanonical(into: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 
     func writeCanonical(into out: inout [UInt8]) {
