@@ -3,7 +3,6 @@ import XCTest
 
 /// Each rule of rules.md, beyond what the fixtures in traces/ show.
 final class RuleTests: XCTestCase {
-    private let open1 = #"{"event":"open","t":1,"window":"w1","scene":"main"}"#
     private func phase(_ p: String, _ window: String? = "w1", t: Int) -> String {
         window.map { #"{"event":"phase","t":\#(t),"window":"\#($0)","phase":"\#(p)"}"# } ?? #"{"event":"phase","t":\#(t),"phase":"\#(p)"}"#
     }
