@@ -1,10 +1,8 @@
-import LifecycleLogRecorder
-
 /// The scope codes of FORMAT.md's scope table: the stored format writes them, and the reducer
-/// hashes a key with them.
+/// hashes a key with them. Inlinable: both are other modules (LifecycleLogStorage, LifecycleLogRules).
 extension StateScope {
     /// The code in FORMAT.md's scope table.
-    @inline(__always)
+    @inlinable @inline(__always)
     package var storedCode: UInt8 {
         switch self {
         case .scene: return 1
@@ -15,7 +13,7 @@ extension StateScope {
         }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .scene
