@@ -35,7 +35,8 @@ let package = Package(
         .library(name: "LifecycleLogRules", targets: ["LifecycleLogRules"]),
         // Live checking in a debug build: Xcode runtime issues, the system log, a swift-log Logger.
         .library(name: "LifecycleLogLive", targets: ["LifecycleLogLive"]),
-        // LMDB traces, the codec, the collector and reports (needs liblmdb); re-exports LifecycleLogRules.
+        // LMDB traces, the codec, the collector and reports (needs liblmdb); re-exports LifecycleLogRules
+        // and LifecycleLogStorage (a target, not a product: the part without the rules).
         .library(name: "LifecycleLog", targets: ["LifecycleLog"]),
         // The SwiftUI glue: one modifier per window; builds where SwiftUI exists.
         .library(name: "LifecycleLogSwiftUI", targets: ["LifecycleLogSwiftUI"]),
@@ -103,8 +104,15 @@ let package = Package(
             ]
         ),
         .target(
+            // LMDB traces (reading, writing, checking, salvage), the stored codec, the collector,
+            // import, merge and the generator: what LifecycleLog needs without the rules, so that it
+            // compiles beside LifecycleLogRules (build time). Not a product: LifecycleLog re-exports it.
+            name: "LifecycleLogStorage",
+            dependencies: ["LifecycleLogRecorder", "LifecycleLogPlatform", "CLMDB", "CLMDBGuard"]
+        ),
+        .target(
             name: "LifecycleLog",
-            dependencies: ["LifecycleLogRules", "LifecycleLogRecorder", "LifecycleLogPlatform", "CLMDB", "CLMDBGuard"],
+            dependencies: ["LifecycleLogStorage", "LifecycleLogRules", "LifecycleLogRecorder", "LifecycleLogPlatform", "CLMDB", "CLMDBGuard"],
             // The timeline's script, the source of Report/TimelineScript.swift (scripts/generate-timeline-script).
             exclude: ["Report/TimelineScript.js"]
         ),
@@ -161,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "LifecycleLogTests",
             dependencies: [
-                "LifecycleLog", "LifecycleLogLive", "LifecycleLogRulesTestSupport", .product(name: "Logging", package: "swift-log"),
+                "LifecycleLog", "LifecycleLogStorage", "LifecycleLogLive", "LifecycleLogRulesTestSupport", .product(name: "Logging", package: "swift-log"),
                 // What lets swift-issue-reporting find the running Swift Testing test and record
                 // its issues there (without it, `reportIssue` takes every test for XCTest's).
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
@@ -190,7 +198,7 @@ let package = Package(
 if appOnly {
     // Everything that needs liblmdb goes: its targets, their products and the tests that use them
     // (LifecycleLogTestingTests reads `.lmdb` traces too); the recorder's and the rules' tests stay.
-    let needsLMDB: Set<String> = ["CLMDB", "CLMDBGuard", "LifecycleLog", "LifecycleLogCommandLine", "replay", "generate-catalogue", "LifecycleLogTests",
+    let needsLMDB: Set<String> = ["CLMDB", "CLMDBGuard", "LifecycleLogStorage", "LifecycleLog", "LifecycleLogCommandLine", "replay", "generate-catalogue", "LifecycleLogTests",
                                   "LifecycleLogTestingTests"]
     package.targets.removeAll { needsLMDB.contains($0.name) }
     package.products.removeAll { needsLMDB.contains($0.name) }

@@ -6,3 +6,7 @@
 // The model, the reducer, the rules and findings live in LifecycleLogRules,
 // which apps link without liblmdb, to check their sessions where they run.
 @_exported import LifecycleLogRules
+
+// LMDB traces, the stored codec, the collector, import and the generator live in
+// LifecycleLogStorage, which needs no rules and so compiles beside LifecycleLogRules.
+@_exported import LifecycleLogStorage

@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogStorage
 
 /// Output for CI and editors (issue 13): locations that open the right line,
 /// GitHub annotations, JUnit that XML parsers accept, escaped trace strings. (`LineMap` and

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogStorage
 
 /// Issue 28, item 5: bit rot is never silent. Layout 3 ends every event record and symbol with a
 /// checksum of its bytes and key (FORMAT.md, "Checksums"): a changed event is refused, named by

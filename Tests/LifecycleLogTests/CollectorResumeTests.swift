@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogStorage
 
 /// Issue 21, items 2 and 8: the collector's trace holds the whole session, in order, each event
 /// once, whatever happened to the connection; and a recorder call never waits on the network.

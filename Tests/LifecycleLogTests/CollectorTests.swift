@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogStorage
 
 /// The collector (`TraceCollector`, `replay record --listen`) and `CollectorSink`,
 /// over real sockets on 127.0.0.1 into real LMDB traces.

@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogStorage
 
 /// The built `replay`, run as a user's CI runs it.
 final class CommandLineTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogStorage
 
 /// Damage that liblmdb detects with its own assertions (which abort the
 /// process) rather than by faulting: zeroed pages, rewritten child pointers,

@@ -47,9 +47,9 @@ final class DocumentedPathsTests: XCTestCase {
         let text = """
             see `Sources/replay/Interruption.swift` and `scripts/test`
             ## Parts (`Sources/LifecycleLog`)
-            | `Collector/` | `Collector/Gone.swift` |
+            | `Report/` | `Report/Gone.swift` |
             """
         let missing = Self.paths(in: text).filter { !FileManager.default.fileExists(atPath: "\(repositoryRoot)/\($0.path)") }.map(\.path)
-        XCTAssertEqual(missing, ["Sources/replay/Interruption.swift", "Sources/LifecycleLog/Collector/Gone.swift"])
+        XCTAssertEqual(missing, ["Sources/replay/Interruption.swift", "Sources/LifecycleLog/Report/Gone.swift"])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogStorage
 
 /// `replay summary`: findings of many traces grouped by fingerprint, with traces, runs, builds
 /// and an example; the same bytes every time; an unreadable trace left out with exit 2.

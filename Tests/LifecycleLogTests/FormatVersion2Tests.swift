@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogStorage
 @testable import LifecycleLogRules
 
 /// Trace format version 2 data (issue 12): the JSON Lines codec reads it only

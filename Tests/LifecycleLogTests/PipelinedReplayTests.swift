@@ -1,5 +1,6 @@
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogStorage
 
 /// Replay of trace files runs on two threads (a reader decoding batches, the
 /// caller folding them): it must give exactly what one thread gives, at every

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogStorage
 
 /// Invariants of the reducer on generated traces (many seeds, every event
 /// kind, bugs of every sort), checked against each other rather than against

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogStorage
 
 final class RecorderTests: XCTestCase {
     /// A clock a test moves by hand.

@@ -2,6 +2,7 @@ import CLMDB
 import Foundation
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogStorage
 
 /// Damaged files, faults while recording, and other readers (issue: reliability and interoperability).
 final class ReliabilityTests: XCTestCase {

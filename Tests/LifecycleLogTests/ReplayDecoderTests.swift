@@ -1,5 +1,6 @@
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogStorage
 @testable import LifecycleLogRules
 
 /// The replay decoder (``EventCodec/decodeForReplay(_:symbols:extras:)``)

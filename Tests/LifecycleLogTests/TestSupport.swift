@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogStorage
 // `events`, `replayFindings`, `assertFindings`, `launch`, `repositoryRoot` and what the halves of
 // `AppRulesEverywhereTests` and `BoundedFindingTests` share: LifecycleLogRulesTestSupport, shared with
 // LifecycleLogRulesTests. `@_exported`: every file of the target sees them without an import of its own.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LifecycleLog
+@testable import LifecycleLogStorage
 
 final class TraceStoreTests: XCTestCase {
     /// Imports `jsonl`, exports it again and returns the exported lines (header dropped).

@@ -5,6 +5,7 @@
 import FuzzSupport
 @testable import LifecycleLog
 @testable import LifecycleLogRules
+@testable import LifecycleLogStorage
 @testable import LifecycleLogRecorder
 
 @main

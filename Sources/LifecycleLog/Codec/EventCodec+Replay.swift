@@ -220,19 +220,6 @@ extension EventCodec {
         return true
     }
 
-    /// An optional free-text field: 0 for none, else its UTF-8 length plus one, then the bytes.
-    static func readText(_ r: inout ByteReader) throws -> String? {
-        let n = try r.varint()
-        if n == 0 { return nil }
-        guard n - 1 <= UInt64(r.bytes.count - r.offset) else { throw r.corrupt("text past the end") }
-        let slice = UnsafeRawBufferPointer(rebasing: r.bytes[r.offset..<(r.offset + Int(n - 1))])
-        // Checked in place before the string is made (the same test as comparing the string's
-        // UTF-8 with the bytes, without walking the string's generic UTF8View).
-        guard isValidUTF8(slice) else { throw r.corrupt("invalid UTF-8") }
-        r.offset += Int(n - 1)
-        return String(decoding: slice, as: UTF8.self)
-    }
-
     @inline(__always)
     private static func version(_ r: inout ByteReader) throws -> UInt64? {
         let v = try r.varint()
@@ -294,38 +281,5 @@ extension EventCodec {
         let end = r.offset + Int(declared)
         guard isValidUTF8(UnsafeRawBufferPointer(rebasing: r.bytes[r.offset..<end])) else { throw r.corrupt("invalid UTF-8") }
         r.offset = end
-    }
-
-    /// Whether `bytes` are well-formed UTF-8 (what `String(decoding:)` keeps
-    /// unchanged): no stray continuation bytes, no overlong forms, no
-    /// surrogates, nothing above U+10FFFF. Checked in place, without making a string.
-    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            let b0 = bytes[i]
-            if b0 < 0x80 { i += 1; continue }
-            @inline(__always) func continuation(_ k: Int) -> Bool { i + k < n && bytes[i + k] & 0xC0 == 0x80 }
-            switch b0 {
-            case 0xC2...0xDF:
-                guard continuation(1) else { return false }
-                i += 2
-            case 0xE0...0xEF:
-                guard continuation(1), continuation(2) else { return false }
-                let b1 = bytes[i + 1]
-                if b0 == 0xE0 && b1 < 0xA0 { return false }  // overlong
-                if b0 == 0xED && b1 > 0x9F { return false }  // surrogate
-                i += 3
-            case 0xF0...0xF4:
-                guard continuation(1), continuation(2), continuation(3) else { return false }
-                let b1 = bytes[i + 1]
-                if b0 == 0xF0 && b1 < 0x90 { return false }  // overlong
-                if b0 == 0xF4 && b1 > 0x8F { return false }  // above U+10FFFF
-                i += 4
-            default:
-                return false
-            }
-        }
-        return true
     }
 }

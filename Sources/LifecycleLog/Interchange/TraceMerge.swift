@@ -14,23 +14,6 @@ extension TraceInterchange {
         public var lastSeq: UInt64 = 0
     }
 
-    /// Where an event came from, read from its `delivery` member: the
-    /// `CollectorSink` that handled it, its number among that sink's events, and its own `t`.
-    struct Delivery: Hashable {
-        var client: String
-        var n: UInt64
-
-        init?(_ event: LifecycleEvent) {
-            guard let member = event.extraFields.last(where: { $0.name == CollectorSink.deliveryMember }),
-                  case .object(let fields) = member.value,
-                  let client = fields.first(where: { $0.name == "client" }), case .string(let name) = client.value,
-                  let n = fields.first(where: { $0.name == "n" }), case .number(let literal) = n.value,
-                  let number = UInt64(literal) else { return nil }
-            self.client = name
-            self.n = number
-        }
-    }
-
     /// Puts a collector's trace and the fallback spools of its clients back
     /// into one session, written to a new trace at `output` (atomically, like import).
     ///

@@ -1,5 +1,5 @@
 /// The names and keys of the stored layout (FORMAT.md, "Databases").
-enum TraceLayout {
+@usableFromInline enum TraceLayout {
     static let metaDatabase = "meta"
     static let symbolsDatabase = "symbols"
     static let eventsDatabase = "events"
@@ -14,11 +14,11 @@ enum TraceLayout {
     static let writerName = "LifecycleLog 0.1.0"
 
     /// An event's key: its seq as 8 big-endian bytes, so that key order is seq order.
-    static func seqKey(_ seq: UInt64) -> [UInt8] {
+    @usableFromInline static func seqKey(_ seq: UInt64) -> [UInt8] {
         withUnsafeBytes(of: seq.bigEndian) { Array($0) }
     }
 
-    static func seq(fromKey key: UnsafeRawBufferPointer) -> UInt64? {
+    @inlinable static func seq(fromKey key: UnsafeRawBufferPointer) -> UInt64? {
         guard key.count == 8 else { return nil }
         var v: UInt64 = 0
         for b in key { v = v << 8 | UInt64(b) }
@@ -35,12 +35,12 @@ enum TraceLayout {
 
 /// The open databases of one trace and its symbol table: what both the
 /// reading and the appending side need.
-struct TraceDatabases: Sendable {
+@usableFromInline struct TraceDatabases: Sendable {
     var meta: LMDBDatabase
     var symbols: LMDBDatabase
-    var events: LMDBDatabase
+    @usableFromInline var events: LMDBDatabase
     /// Whether every event record and symbol ends with a ``RecordChecksum`` (layout 3 and later).
-    var checksummed: Bool
+    @usableFromInline var checksummed: Bool
 
     /// Opens the databases of an existing trace and checks its metadata.
     static func open(in txn: borrowing LMDBTransaction, path: String) throws -> TraceDatabases {
@@ -101,7 +101,7 @@ struct TraceDatabases: Sendable {
     /// matches (layout 3); the record itself in earlier layouts.
     ///
     /// - Throws: `LifecycleLogError` `corruptTrace` naming the seq when the check fails.
-    @inline(__always)
+    @inlinable @inline(__always)
     func body(ofRecord record: UnsafeRawBufferPointer, seq: UInt64) throws(LifecycleLogError) -> UnsafeRawBufferPointer {
         guard checksummed else { return record }
         guard let body = RecordChecksum.body(of: record, key: seq) else { throw RecordChecksum.mismatch(seq: seq) }
@@ -147,7 +147,7 @@ struct TraceDatabases: Sendable {
 
     /// Reads the symbols stored after the first `table.count` into `table`;
     /// with `forWriting`, indexed for interning too.
-    func loadSymbols(into table: inout SymbolTable, in txn: borrowing LMDBTransaction, path: String, forWriting: Bool = false) throws {
+    @usableFromInline func loadSymbols(into table: inout SymbolTable, in txn: borrowing LMDBTransaction, path: String, forWriting: Bool = false) throws {
         let from = TraceLayout.symbolKey(UInt32(table.count))
         var loaded = table
         try from.withUnsafeBytes { fromKey in

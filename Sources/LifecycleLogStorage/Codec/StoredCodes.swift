@@ -1,6 +1,7 @@
 /// The one-byte codes of the stored format (FORMAT.md, "code(T)"): `0` means
 /// absent, otherwise a value's position in its table, plus one. Each mapping
 /// is written here once, both ways, and every encoder and decoder uses it.
+/// The decoding half is inlinable: the replay decoder (LifecycleLog) reads a code once a field.
 
 extension LifecyclePhase {
     /// The code in FORMAT.md's phase table.
@@ -13,8 +14,8 @@ extension LifecyclePhase {
         }
     }
 
-    @inline(__always)
-    init?(storedCode: UInt8) {
+    @inlinable @inline(__always)
+    package init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .active
         case 2: self = .inactive
@@ -36,8 +37,8 @@ extension LifecycleActivityState {
         }
     }
 
-    @inline(__always)
-    init?(storedCode: UInt8) {
+    @inlinable @inline(__always)
+    package init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .start
         case 2: self = .stop
@@ -58,8 +59,8 @@ extension ActivationPolicy {
         }
     }
 
-    @inline(__always)
-    init?(storedCode: UInt8) {
+    @inlinable @inline(__always)
+    package init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .regular
         case 2: self = .accessory
@@ -74,8 +75,8 @@ extension SaveStage {
     @inline(__always)
     var storedCode: UInt8 { self == .begin ? 1 : 2 }
 
-    @inline(__always)
-    init?(storedCode: UInt8) {
+    @inlinable @inline(__always)
+    package init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .begin
         case 2: self = .end
@@ -99,8 +100,8 @@ extension Platform {
         }
     }
 
-    @inline(__always)
-    init?(storedCode: UInt8) {
+    @inlinable @inline(__always)
+    package init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .iOS
         case 2: self = .iPadOS
@@ -116,8 +117,8 @@ extension Platform {
 
 extension EventCodec {
     /// Reads a required code with `decode`: `corruptTrace` when it is 0 or not in the table.
-    @inline(__always)
-    static func requiredCode<T>(_ r: inout ByteReader, _ decode: (UInt8) -> T?) throws -> T {
+    @inlinable @inline(__always)
+    package static func requiredCode<T>(_ r: inout ByteReader, _ decode: (UInt8) -> T?) throws -> T {
         let c = try r.byte()
         guard c != 0 else { throw r.corrupt("missing required code") }
         guard let value = decode(c) else { throw r.corrupt("unknown code \(c)") }
@@ -125,8 +126,8 @@ extension EventCodec {
     }
 
     /// Reads an optional code with `decode`: `nil` when it is 0, `corruptTrace` when not in the table.
-    @inline(__always)
-    static func optionalCode<T>(_ r: inout ByteReader, _ decode: (UInt8) -> T?) throws -> T? {
+    @inlinable @inline(__always)
+    package static func optionalCode<T>(_ r: inout ByteReader, _ decode: (UInt8) -> T?) throws -> T? {
         let c = try r.byte()
         guard c != 0 else { return nil }
         guard let value = decode(c) else { throw r.corrupt("unknown code \(c)") }

@@ -1,12 +1,10 @@
-import LifecycleLogRecorder
-
 /// The event kinds as the stored format tags them (trace-format.md, FORMAT.md): one byte per kind.
-/// The reducer switches on it; `EventCodec` in `LifecycleLog` stores it.
+/// The reducer (LifecycleLogRules) switches on it; `EventCodec` in `LifecycleLogStorage` stores it.
 @usableFromInline package enum EventTag: UInt8, Sendable {
     case unknown = 0, launch, terminate, open, dismiss, phase, delegate, write, read, save, activity, mark, kill
 
     /// The kind of a stored tag byte (`nil` past the last kind): inlinable, as the stored
-    /// codec in `LifecycleLog` calls it once an event.
+    /// codec in `LifecycleLogStorage` and `LifecycleLog` calls it once an event.
     @inlinable @inline(__always) package init?(rawValue: UInt8) {
         switch rawValue {
         case 0: self = .unknown
@@ -46,8 +44,9 @@ import LifecycleLogRecorder
     }
 }
 extension LifecycleEvent {
-    /// The stored format's tag for the kind.
-    package var tag: EventTag {
+    /// The stored format's tag for the kind: inlinable, as the reducer (LifecycleLogRules) takes it
+    /// once an event replayed from memory or JSON Lines.
+    @inlinable package var tag: EventTag {
         switch kind {
         case .launch: return .launch
         case .terminate: return .terminate

@@ -203,11 +203,20 @@ public final class TraceWriter {
         try append(events, formatVersion: 1)
     }
 
+    /// ``append(_:formatVersion:)`` of an array, not generic: what `replay record`, `merge` and
+    /// import in LifecycleLog call, from another module, where the generic one would run
+    /// unspecialized (about 9% more instructions for `replay record`). Passed on as a slice,
+    /// which the generic one takes in place as it takes an array.
+    @discardableResult
+    package func append(_ events: [LifecycleEvent], formatVersion declared: Int) throws -> UInt64 {
+        try append(events[...], formatVersion: declared)
+    }
+
     /// ``append(_:)`` of events read from a trace of interchange format
     /// `formatVersion`: with 2 the trace becomes a version-2 trace even when
     /// these events use nothing of version 2, so that export gives back its header.
     @discardableResult
-    func append<C: Collection>(_ events: C, formatVersion declared: Int) throws -> UInt64 where C.Element == LifecycleEvent {
+    package func append<C: Collection>(_ events: C, formatVersion declared: Int) throws -> UInt64 where C.Element == LifecycleEvent {
         // The one validation of events (LifecycleEvent.validationProblem), before anything is written.
         for (i, event) in events.enumerated() {
             if let problem = event.validationProblem {

@@ -88,28 +88,31 @@ struct ByteWriter: ~Copyable {
 
 /// Reads what ``ByteWriter`` wrote, checking every bound: damaged bytes give
 /// a `LifecycleLogError` with code `corruptTrace`, never a crash.
-struct ByteReader: ~Copyable {
-    let bytes: UnsafeRawBufferPointer
-    var offset = 0
+///
+/// Inlinable, with what it reads: the replay decoder (`EventCodec+Replay.swift`, in LifecycleLog)
+/// reads every field through it, and must inline it as it did in one module.
+@usableFromInline package struct ByteReader: ~Copyable {
+    @usableFromInline package let bytes: UnsafeRawBufferPointer
+    @usableFromInline package var offset = 0
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    @inlinable package init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    @inline(__always)
-    var isAtEnd: Bool { offset >= bytes.count }
+    @inlinable @inline(__always)
+    package var isAtEnd: Bool { offset >= bytes.count }
 
-    func corrupt(_ what: String) -> LifecycleLogError {
+    @usableFromInline package func corrupt(_ what: String) -> LifecycleLogError {
         LifecycleLogError(.corruptTrace, "stored event is damaged (\(what) at byte \(offset)); the trace cannot be read past here")
     }
 
-    @inline(__always)
-    mutating func byte() throws -> UInt8 {
+    @inlinable @inline(__always)
+    package mutating func byte() throws -> UInt8 {
         guard offset < bytes.count else { throw corrupt("unexpected end") }
         defer { offset += 1 }
         return bytes[offset]
     }
 
-    @inline(__always)
-    mutating func varint() throws -> UInt64 {
+    @inlinable @inline(__always)
+    package mutating func varint() throws -> UInt64 {
         // Most varints of a record are one byte (symbol ids, small versions) and
         // the rest are short (times); the full checks are for the rare long ones.
         var result: UInt64 = 0
@@ -129,7 +132,7 @@ struct ByteReader: ~Copyable {
         return try longVarint()
     }
 
-    mutating func longVarint() throws -> UInt64 {
+    @usableFromInline package mutating func longVarint() throws -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -145,14 +148,14 @@ struct ByteReader: ~Copyable {
     }
 
     /// A varint that must fit in `Int` and be at most `limit`.
-    @inline(__always)
-    mutating func count(limit: Int) throws -> Int {
+    @inlinable @inline(__always)
+    package mutating func count(limit: Int) throws -> Int {
         let v = try varint()
         guard v <= UInt64(limit) else { throw corrupt("count \(v) out of range") }
         return Int(v)
     }
 
-    mutating func string() throws -> String {
+    package mutating func string() throws -> String {
         // The limit is what remains after the length itself has been read.
         let declared = try varint()
         guard declared <= UInt64(bytes.count - offset) else { throw corrupt("string of \(declared) bytes runs past the end") }
@@ -164,7 +167,7 @@ struct ByteReader: ~Copyable {
         return text
     }
 
-    mutating func double() throws -> Double {
+    @usableFromInline package mutating func double() throws -> Double {
         guard offset + 8 <= bytes.count else { throw corrupt("unexpected end in a number") }
         var bits: UInt64 = 0
         for i in 0..<8 { bits |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }

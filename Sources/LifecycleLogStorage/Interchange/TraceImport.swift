@@ -3,45 +3,10 @@ internal import LifecycleLogPlatform
 /// Converting between JSON Lines and trace files.
 public enum TraceInterchange {
     /// How many events one import transaction holds.
-    static let importBatchSize = 16_384
-
-    /// Imports the JSON Lines trace at `input` (`-` for standard input) into a
-    /// new trace file at `output`.
-    ///
-    /// The trace is written to a temporary file beside `output` and renamed
-    /// over it only when every line was valid and the data is on disk: on any
-    /// error nothing is left behind and an existing `output` is untouched.
-    ///
-    /// ```swift
-    /// let count = try TraceInterchange.importJSONLines(from: "session.jsonl", to: "session.lmdb")
-    /// ```
-    /// - Returns: the number of events imported.
-    /// - Throws: `LifecycleLogError`: `invalidInput` or `unsupportedVersion`
-    ///   naming the line, `io`, or `storage`.
-    /// - Parameters:
-    ///   - input: the JSON Lines trace, or `-` for standard input.
-    ///   - output: the trace file to write.
-    ///   - initialMapSize: the LMDB map size to start with, in bytes; the map grows when it fills.
-    ///   - progress: called with the number of events imported so far, after each batch.
-    ///   - warning: called with what was read but not imported: a torn final
-    ///     record (a last line without a trailing newline that is not valid
-    ///     JSON, as a process killed while writing a spool leaves) is dropped
-    ///     and reported here, and everything before it is imported. Without
-    ///     it, such a line is an error like any malformed line.
-    @discardableResult
-    public static func importJSONLines(from input: String, to output: String, initialMapSize: Int = 64 << 20,
-                                       progress: ((UInt64) -> Void)? = nil,
-                                       warning: ((LifecycleLogError) -> Void)? = nil) throws -> UInt64 {
-        var imported: UInt64 = 0
-        try writeAtomically(to: output, initialMapSize: initialMapSize) { writer in
-            try appendJSONLines(from: input, to: writer, progress: progress, warning: warning)
-            imported = writer.lastSeq
-        }
-        return imported
-    }
+    package static let importBatchSize = 16_384
 
     /// Writes a synthetic trace (``TraceGenerator``) into a new trace file at
-    /// `output`, atomically like ``importJSONLines(from:to:initialMapSize:progress:warning:)``.
+    /// `output`, atomically like `importJSONLines(from:to:initialMapSize:progress:warning:)` (LifecycleLog).
     /// - Parameters:
     ///   - options: what to generate: the number of events, the seed, the windows, the bug rate and the format version.
     ///   - output: the trace file to write.
@@ -58,7 +23,7 @@ public enum TraceInterchange {
     /// syncs it and renames it over `output`; on a throw removes it. The
     /// temporary file is registered with `TemporaryFiles` while it exists,
     /// and errors name `output`, never the temporary file.
-    static func writeAtomically(to output: String, initialMapSize: Int = 64 << 20, _ body: (TraceWriter) throws -> Void) throws {
+    package static func writeAtomically(to output: String, initialMapSize: Int = 64 << 20, _ body: (TraceWriter) throws -> Void) throws {
         let temporary = temporaryPath(beside: output)
         // The writer first builds an empty trace beside its own path (TraceWriter.createIfMissing).
         let creating = temporaryPath(beside: temporary)
@@ -95,22 +60,9 @@ public enum TraceInterchange {
         }
     }
 
-    private static func appendJSONLines(from input: String, to writer: TraceWriter, progress: ((UInt64) -> Void)?,
-                                        warning: ((LifecycleLogError) -> Void)?) throws {
-        var version: Int64 = 1
-        try appendInBatches(to: writer, progress: progress) { emit in
-            version = try JSONLinesDecoder.forEachEvent(inFile: input, tornFinalRecord: warning) { _, _, event in try emit(event) }
-        }
-        // A version-2 trace stays one even when no event uses version-2 data, so that
-        // export gives back its header (the file is still the temporary one here).
-        if Int(version) > writer.formatVersion {
-            try writer.append([LifecycleEvent](), formatVersion: Int(version))
-        }
-    }
-
     /// Appends the events `produce` emits, ``importBatchSize`` per transaction.
-    static func appendInBatches(to writer: TraceWriter, progress: ((UInt64) -> Void)? = nil,
-                                _ produce: (_ emit: (LifecycleEvent) throws -> Void) throws -> Void) throws {
+    package static func appendInBatches(to writer: TraceWriter, progress: ((UInt64) -> Void)? = nil,
+                                        _ produce: (_ emit: (LifecycleEvent) throws -> Void) throws -> Void) throws {
         var batch: [LifecycleEvent] = []
         batch.reserveCapacity(importBatchSize)
         try produce { event in

@@ -139,7 +139,7 @@ package enum OutputFile {
     /// (by LMDB's magic number) and its first character, after a byte-order
     /// mark and white space, starts a JSON object or a `#` comment. A missing
     /// or empty file does not.
-    static func startsLikeJSONLines(_ path: String) -> Bool {
+    package static func startsLikeJSONLines(_ path: String) -> Bool {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return false }
         defer { close(fd) }

@@ -8,16 +8,16 @@
 /// always reach different 64-bit states; the state is folded to 32 bits, which misses any other
 /// change with a chance of about one in four billion. A record moved under another key fails too.
 /// About 1 ns per word: cheaper than a table-driven CRC in Swift, and needs no C.
-enum RecordChecksum {
+@usableFromInline enum RecordChecksum {
     /// The bytes the check adds to a record.
-    static let size = 4
+    @usableFromInline static let size = 4
 
-    private static let multiplier: UInt64 = 0xFF51_AFD7_ED55_8CCD
-    private static let seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-    private static let lengthMultiplier: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+    @usableFromInline static let multiplier: UInt64 = 0xFF51_AFD7_ED55_8CCD
+    @usableFromInline static let seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    @usableFromInline static let lengthMultiplier: UInt64 = 0xC2B2_AE3D_27D4_EB4F
 
     /// The check of `bytes` stored under `key` (a seq, or a symbol id).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func of(key: UInt64, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var h = (seed ^ (UInt64(bytes.count) &* lengthMultiplier) ^ key) &* multiplier
         var at = 0
@@ -43,7 +43,7 @@ enum RecordChecksum {
 
     /// The record's bytes without its check, when the check matches; `nil` when it does not (or
     /// the record is too short to hold one).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func body(of record: UnsafeRawBufferPointer, key: UInt64) -> UnsafeRawBufferPointer? {
         guard record.count >= size, let base = record.baseAddress else { return nil }
         let body = UnsafeRawBufferPointer(start: base, count: record.count - size)
@@ -58,7 +58,7 @@ enum RecordChecksum {
     }
 
     /// The error for a record whose check fails.
-    static func mismatch(seq: UInt64) -> LifecycleLogError {
+    @usableFromInline static func mismatch(seq: UInt64) -> LifecycleLogError {
         LifecycleLogError(.corruptTrace, "the stored event fails its checksum: its bytes changed after it was written (a damaged disk, file or copy); the file is damaged. `replay export --salvage` recovers the events before it", seq: seq)
     }
 

@@ -9,7 +9,7 @@
 /// a save's `stage`/`id`, a write's or read's `document`) sets the tag's high
 /// bit (``extensionFlag``) and adds an extension after the layout-1 fields;
 /// `kill` is the new tag 12, and the code tables gained entries.
-enum EventCodec {
+@usableFromInline package enum EventCodec {
     /// The newest stored layout this version reads, and the one it creates traces in: layout 3,
     /// whose records and symbols end with a ``RecordChecksum`` (issue 28).
     static let layoutVersion: UInt32 = 3
@@ -21,10 +21,10 @@ enum EventCodec {
     /// The layout of a trace written before layout 2 that holds no version-2 data.
     static let baseLayoutVersion: UInt32 = 1
     /// The bit of the tag byte that says an extension follows the layout-1 fields.
-    static let extensionFlag: UInt8 = 0x80
+    @usableFromInline package static let extensionFlag: UInt8 = 0x80
 
     /// The stored format's tag for each event kind (defined beside the reducer, which switches on it).
-    typealias Tag = EventTag
+    package typealias Tag = EventTag
 
 
 
@@ -138,8 +138,8 @@ enum EventCodec {
     static func zigzag(_ i: Int64) -> UInt64 { UInt64(bitPattern: (i << 1) ^ (i >> 63)) }
 
     /// The integer of a zigzag varint value.
-    @inline(__always)
-    static func unzigzag(_ z: UInt64) -> Int64 { Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1))) }
+    @inlinable @inline(__always)
+    package static func unzigzag(_ z: UInt64) -> Int64 { Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1))) }
 
     /// A name: 0 for none, else its symbol id plus one.
     @inline(__always)
@@ -293,14 +293,60 @@ enum EventCodec {
     }
 
     /// A time: a whole number of milliseconds as an even varint, or 1 then a double.
-    @inline(__always)
-    static func readTime(_ r: inout ByteReader) throws -> Double {
+    @inlinable @inline(__always)
+    package static func readTime(_ r: inout ByteReader) throws -> Double {
         let v = try r.varint()
         if v & 1 == 0 { return Double(v >> 1) }
         guard v == 1 else { throw r.corrupt("bad time encoding") }
         let d = try r.double()
         guard d.isFinite, d >= 0 else { throw r.corrupt("bad time value") }
         return d
+    }
+
+    /// An optional free-text field: 0 for none, else its UTF-8 length plus one, then the bytes.
+    package static func readText(_ r: inout ByteReader) throws -> String? {
+        let n = try r.varint()
+        if n == 0 { return nil }
+        guard n - 1 <= UInt64(r.bytes.count - r.offset) else { throw r.corrupt("text past the end") }
+        let slice = UnsafeRawBufferPointer(rebasing: r.bytes[r.offset..<(r.offset + Int(n - 1))])
+        // Checked in place before the string is made (the same test as comparing the string's
+        // UTF-8 with the bytes, without walking the string's generic UTF8View).
+        guard isValidUTF8(slice) else { throw r.corrupt("invalid UTF-8") }
+        r.offset += Int(n - 1)
+        return String(decoding: slice, as: UTF8.self)
+    }
+
+    /// Whether `bytes` are well-formed UTF-8 (what `String(decoding:)` keeps
+    /// unchanged): no stray continuation bytes, no overlong forms, no
+    /// surrogates, nothing above U+10FFFF. Checked in place, without making a string.
+    @inlinable package static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b0 = bytes[i]
+            if b0 < 0x80 { i += 1; continue }
+            @inline(__always) func continuation(_ k: Int) -> Bool { i + k < n && bytes[i + k] & 0xC0 == 0x80 }
+            switch b0 {
+            case 0xC2...0xDF:
+                guard continuation(1) else { return false }
+                i += 2
+            case 0xE0...0xEF:
+                guard continuation(1), continuation(2) else { return false }
+                let b1 = bytes[i + 1]
+                if b0 == 0xE0 && b1 < 0xA0 { return false }  // overlong
+                if b0 == 0xED && b1 > 0x9F { return false }  // surrogate
+                i += 3
+            case 0xF0...0xF4:
+                guard continuation(1), continuation(2), continuation(3) else { return false }
+                let b1 = bytes[i + 1]
+                if b0 == 0xF0 && b1 < 0x90 { return false }  // overlong
+                if b0 == 0xF4 && b1 > 0x8F { return false }  // above U+10FFFF
+                i += 4
+            default:
+                return false
+            }
+        }
+        return true
     }
 
     private static func readExtras(_ r: inout ByteReader, _ symbols: SymbolTable) throws -> [JSONMember] {
@@ -318,7 +364,7 @@ enum EventCodec {
 }
 
 /// The stored encoding of a `JSONValue` (FORMAT.md, "Values").
-enum JSONValueCodec {
+package enum JSONValueCodec {
     static func encode(_ value: JSONValue, into w: inout ByteWriter) {
         switch value {
         case .null: w.byte(0)
@@ -341,7 +387,7 @@ enum JSONValueCodec {
         }
     }
 
-    static func decode(_ r: inout ByteReader, depth: Int) throws -> JSONValue {
+    package static func decode(_ r: inout ByteReader, depth: Int) throws -> JSONValue {
         guard depth <= JSONParser.maxDepth else { throw r.corrupt("value nested too deeply") }
         let tag = try r.byte()
         switch tag {
@@ -376,7 +422,7 @@ enum JSONValueCodec {
     }
 
     /// Whether `s` is a JSON number literal (so that export never writes invalid JSON).
-    static func isNumberLiteral(_ s: String) -> Bool {
+    package static func isNumberLiteral(_ s: String) -> Bool {
         var bytes = Array(s.utf8)
         return bytes.withUnsafeMutableBufferPointer { buf in
             if case .number? = try? JSONParser.parse(UnsafeBufferPointer(buf)) { return true }

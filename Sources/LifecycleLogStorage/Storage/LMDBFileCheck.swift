@@ -8,8 +8,8 @@ internal import LifecycleLogPlatform
 /// pages here turns that into a typed error. The layout read (LMDB 0.9's
 /// `MDB_meta` after a 16-byte page header) is that of every 64-bit liblmdb
 /// 0.9.x build.
-enum LMDBFileCheck {
-    static let magic: UInt32 = 0xBEEF_C0DE
+package enum LMDBFileCheck {
+    package static let magic: UInt32 = 0xBEEF_C0DE
 
     /// Throws `notATrace` or `corruptTrace` when the file at `path` cannot be
     /// a whole LMDB environment. For `reading`, a missing file, a folder, an

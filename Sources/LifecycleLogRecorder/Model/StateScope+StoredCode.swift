@@ -1,11 +1,8 @@
-import LifecycleLogRecorder
-
 /// The scope codes of FORMAT.md's scope table: the stored format writes them, and the reducer
-/// hashes a key with them.
+/// hashes a key with them. Inlinable: both are other modules (LifecycleLogStorage, LifecycleLogRules).
 extension StateScope {
-    /// The code in FORMAT.md's scope table. (Inlinable: the replay decoder, in another module,
-    /// reads one at every `write` and `read`.)
-    @inlinable
+    /// The code in FORMAT.md's scope table.
+    @inlinable @inline(__always)
     package var storedCode: UInt8 {
         switch self {
         case .scene: return 1
@@ -16,7 +13,7 @@ extension StateScope {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     package init?(storedCode: UInt8) {
         switch storedCode {
         case 1: self = .scene

@@ -1,8 +1,7 @@
 internal import LifecycleLogPlatform
-import LifecycleLogRecorder
 
 /// The error of a failed system call on a file (`open`, `read`, …): the system's message and
-/// what to do, with the `errno` value kept as the error's status. `LMDBCall` in `LifecycleLog`
+/// what to do, with the `errno` value kept as the error's status. `LMDBCall` in `LifecycleLogStorage`
 /// gives liblmdb's own statuses and hands `errno` values here, so both say the same.
 package enum SystemCallError {
     package static func error(_ function: StaticString, _ status: Int32, path: String? = nil) -> LifecycleLogError {

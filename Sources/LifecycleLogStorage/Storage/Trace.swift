@@ -1,3 +1,4 @@
+import CLMDB
 import CLMDBGuard
 
 internal import LifecycleLogPlatform
@@ -23,9 +24,9 @@ internal import LifecycleLogPlatform
 public final class Trace {
     /// The file this trace was opened from.
     public let path: String
-    private(set) var environment: LMDBEnvironment
-    private(set) var databases: TraceDatabases
-    private(set) var symbols = SymbolTable()
+    @usableFromInline private(set) var environment: LMDBEnvironment
+    @usableFromInline private(set) var databases: TraceDatabases
+    @usableFromInline private(set) var symbols = SymbolTable()
 
     /// How many fresh snapshots a read takes before it gives up on a trace
     /// that a writer without LMDB's lock file keeps changing.
@@ -86,7 +87,7 @@ public final class Trace {
     /// After a read of an unregistered snapshot was overrun by a writer:
     /// reopens (through the lock file once the writer has made one), so that
     /// the next read starts from a fresh snapshot.
-    private func reopen(after attempts: Int) throws {
+    @usableFromInline func reopen(after attempts: Int) throws {
         try Self.checkRereads(attempts, path: path)
         var table = SymbolTable()
         (environment, databases) = try Self.open(path, symbols: &table)
@@ -96,7 +97,7 @@ public final class Trace {
     /// Damage found by the fault guard (liblmdb or a copy sent outside the
     /// file) in a file that is shorter now than its meta page says: it was
     /// truncated, maybe while it was being read. Says so instead.
-    static func explained(_ error: LifecycleLogError, path: String) -> LifecycleLogError {
+    @usableFromInline static func explained(_ error: LifecycleLogError, path: String) -> LifecycleLogError {
         guard error.lmdbStatus == LMDB_GUARD_DAMAGED else { return error }
         do {
             try LMDBFileCheck.check(path, reading: true)
@@ -151,32 +152,13 @@ public final class Trace {
         }
     }
 
-    /// Decodes every event into the reducer's form
-    /// (``EventCodec/decodeForReplay(_:symbols:extras:)``), with the trace's
-    /// symbol ids as names, in batches of up to `capacity`: `body` gets each
-    /// full batch (and the last, partial one) and may swap in another buffer;
-    /// it returns `false` to stop.
-    ///
-    /// It stops at the last event the trace held when it began: a replay is of the trace as it
-    /// was then, even when a writer appends meanwhile and the read goes on in a fresh snapshot.
-    /// So every event refers only to symbols of the first batch's table, and the names the
-    /// reducer interns after them (``NameTable/adopt(_:)``) can never collide with symbols
-    /// appended since.
-    func decodeBatches(capacity: Int = 1024, _ body: (inout ReplayBatch) throws -> Bool) throws {
-        try withoutActuallyEscaping(body) { body in
-            var batches = BatchConsumer(capacity: capacity, end: UInt64(try eventCount), body: body)
-            try forEachRecord(from: 1, into: &batches)
-            if !batches.stopped, !batches.batch.events.isEmpty { _ = try body(&batches.batch) }
-        }
-    }
-
     /// The one loop over stored records: one read transaction, keys checked
     /// to run on without gaps, damage reported with the file and seq.
     /// Generic over what takes the records (``RecordConsumer``), not closures: specialized for
     /// each, the loop calls the decoder and the consumer directly, where closures cost two indirect
     /// calls an event (issue 31: 6, 7 M instructions of the 200 k-event benchmark's reader).
-    @inline(__always)
-    private func forEachRecord<Consumer: RecordConsumer>(from seq: UInt64, into consumer: inout Consumer) throws {
+    @inlinable @inline(__always)
+    package func forEachRecord<Consumer: RecordConsumer>(from seq: UInt64, into consumer: inout Consumer) throws {
         var expected = seq
         var attempts = 0
         while true {
@@ -239,7 +221,7 @@ public final class Trace {
 /// What ``Trace``'s one loop over stored records hands each record to: it decodes the record's
 /// body, then takes the decoded event. Errors of `decode` are named with the trace's path and the
 /// record's seq; those of `take` pass through.
-private protocol RecordConsumer {
+@usableFromInline package protocol RecordConsumer {
     associatedtype Decoded
     /// The trace's symbols, before the first record of each read transaction.
     mutating func prepare(_ symbols: SymbolTable)
@@ -257,44 +239,4 @@ private struct EventConsumer: RecordConsumer {
         try EventCodec.decode(bytes, symbols: symbols)
     }
     func take(seq: UInt64, _ event: LifecycleEvent) throws -> Bool { try body(seq, event) }
-}
-
-/// ``Trace/decodeBatches(capacity:_:)``: events in the reducer's form, handed over in batches of
-/// `capacity`, up to the last event the trace held when the replay began (`end`).
-private struct BatchConsumer: RecordConsumer {
-    var batch = ReplayBatch(firstSeq: 1, symbols: [])
-    let capacity: Int
-    let end: UInt64
-    let body: (inout ReplayBatch) throws -> Bool
-    /// Whether `body` asked to stop.
-    var stopped = false
-
-    init(capacity: Int, end: UInt64, body: @escaping (inout ReplayBatch) throws -> Bool) {
-        self.capacity = capacity
-        self.end = end
-        self.body = body
-        batch.events.reserveCapacity(capacity)
-    }
-
-    mutating func prepare(_ symbols: SymbolTable) { batch.symbols = symbols.strings }
-
-    @inline(__always)
-    mutating func decode(_ bytes: UnsafeRawBufferPointer, symbols: SymbolTable) throws -> ReplayEvent {
-        try EventCodec.decodeForReplay(bytes, symbols: symbols.strings, extras: &batch.extras)
-    }
-
-    @inline(__always)
-    mutating func take(seq: UInt64, _ event: ReplayEvent) throws -> Bool {
-        if seq > end { return false }
-        if batch.events.isEmpty { batch.firstSeq = seq }
-        batch.events.append(event)
-        if batch.events.count >= capacity {
-            let symbols = batch.symbols
-            guard try body(&batch) else { stopped = true; return false }
-            batch.events.removeAll(keepingCapacity: true)
-            batch.extras.removeAll(keepingCapacity: true)
-            batch.symbols = symbols
-        }
-        return true
-    }
 }

@@ -1,14 +1,14 @@
 /// Interned strings of a trace: each distinct window id, scene id, key,
 /// callback name and so on is stored once, in the `symbols` database, and
 /// events refer to it by a number.
-struct SymbolTable {
-    private(set) var strings: [String] = []
+@usableFromInline package struct SymbolTable: Sendable {
+    package private(set) var strings: [String] = []
     private var ids: [String: UInt32] = [:]
     /// A direct-mapped cache in front of ``ids`` for the append path, which
     /// interns two or three names per event, nearly always names it has seen.
     private var cache = InternCache()
 
-    var count: Int { strings.count }
+    package var count: Int { strings.count }
 
     /// The id of `s`, adding it when new; `isNew` tells the caller to store it.
     @inline(__always)

@@ -51,7 +51,7 @@ enum LMDBOpenMode: Sendable {
 /// hands every reader and shared writer of one file the same environment.
 /// Changing the map size remaps the file, so it waits, behind ``remapLock``,
 /// for this process's transactions to finish.
-final class LMDBEnvironment: @unchecked Sendable {
+@usableFromInline final class LMDBEnvironment: @unchecked Sendable {
     // @unchecked Sendable: the MDB_env is opened with MDB_NOTLS, so read
     // transactions may run on any thread; `mapSize` and remaps are guarded by
     // `remapLock`, the database cache by its mutex.
@@ -248,7 +248,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// it hands out are valid only inside `body`. On success the transaction
     /// is committed rather than aborted, because LMDB keeps the database
     /// handles opened in a transaction only when it commits.
-    func read<R>(_ body: (borrowing LMDBTransaction) throws -> R) throws -> R {
+    @usableFromInline func read<R>(_ body: (borrowing LMDBTransaction) throws -> R) throws -> R {
         pthread_rwlock_rdlock(remapLock)
         defer { pthread_rwlock_unlock(remapLock) }
         let txn = try begin(readOnly: true)

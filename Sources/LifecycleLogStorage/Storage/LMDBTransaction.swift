@@ -5,10 +5,10 @@ import CLMDBGuard
 /// reused pages of an unregistered reader's snapshot: what was copied since
 /// the last check cannot be trusted, the file is not damaged. Never leaves
 /// ``Trace``, which reads again from a fresh snapshot.
-struct LMDBSnapshotOverrun: Error {}
+@usableFromInline struct LMDBSnapshotOverrun: Error {}
 
 /// A named database inside a trace's environment.
-struct LMDBDatabase: Sendable, Hashable {
+@usableFromInline struct LMDBDatabase: Sendable, Hashable {
     let dbi: MDB_dbi
 }
 
@@ -21,7 +21,7 @@ struct LMDBDatabase: Sendable, Hashable {
 /// copies, made inside the fault guard (the file may shrink under a reader
 /// at any moment): they are valid only during the callback and must be
 /// copied to be kept. Nothing outside `CLMDBGuard` reads the map.
-struct LMDBTransaction: ~Copyable {
+@usableFromInline struct LMDBTransaction: ~Copyable {
     let handle: OpaquePointer
     let path: String
     /// A read transaction of an environment without LMDB's lock file: no
@@ -131,7 +131,7 @@ struct LMDBTransaction: ~Copyable {
     /// map by one guarded call (`lmdb_guard_cursor_copy_batch`): the fault guard
     /// is set up once per batch, not once per entry. Entries before damage are handed
     /// over before the damage is thrown. Stops when `body` returns `false`.
-    func forEachBatch(
+    @usableFromInline func forEachBatch(
         _ db: LMDBDatabase, from: UnsafeRawBufferPointer? = nil, capacity: Int = 512,
         _ body: (_ keys: UnsafeBufferPointer<MDB_val>, _ values: UnsafeBufferPointer<MDB_val>) throws -> Bool
     ) throws {
