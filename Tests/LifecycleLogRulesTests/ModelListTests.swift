@@ -72,5 +72,15 @@ final class ModelListTests: XCTestCase {
             let expected = "\(finding.location(in: trace)) \(finding.severity.rawValue): [\(finding.rule.rawValue)] \(VisibleText.escape(finding.message))\(finding.seqNote)\n"
             XCTAssertEqual(ReplayReport.textLine(finding, trace: trace), expected, "round \(round)")
         }
+        // The parts themselves, as the text report has always written them.
+        let byLine = Finding(rule: .lostUpdate, severity: .error, seq: 13, related: [6, 7], message: "m", line: 18)
+        XCTAssertEqual(byLine.location(in: "t.jsonl"), "t.jsonl:18:")
+        XCTAssertEqual(byLine.seqNote, " (seq 13; related: 6, 7)")
+        XCTAssertEqual(ReplayReport.textLine(byLine, trace: "t.jsonl"), "t.jsonl:18: error: [lost-update] m (seq 13; related: 6, 7)\n")
+        let bySeq = Finding(rule: .phaseSkip, severity: .warning, seq: 13, related: [6], message: "m")
+        XCTAssertEqual(bySeq.location(in: "t\u{1B}.lmdb"), "t\\u{1B}.lmdb: seq 13:")
+        XCTAssertEqual(bySeq.seqNote, " (related: 6)")
+        XCTAssertEqual(Finding(rule: .phaseSkip, severity: .warning, seq: 13, related: [], message: "m").seqNote, "")
+        XCTAssertEqual(Finding(rule: .phaseSkip, severity: .warning, seq: 13, related: [], message: "m", line: 2).seqNote, " (seq 13)")
     }
 }

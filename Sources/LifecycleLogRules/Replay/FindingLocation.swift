@@ -11,17 +11,51 @@ extension Finding {
     ///
     /// Control characters in `trace` are escaped (`VisibleText`).
     public func location(in trace: String) -> String {
-        let name = VisibleText.escape(trace)
-        if let line { return "\(name):\(line):" }
-        return "\(name): seq \(seq):"
+        var out: [UInt8] = []
+        appendLocation(in: trace, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// ``location(in:)`` appended to `out` as UTF-8 (the text report writes its lines as bytes).
+    package func appendLocation(in trace: String, to out: inout [UInt8]) {
+        out.append(contentsOf: VisibleText.escape(trace).utf8)
+        if let line {
+            out.append(UInt8(ascii: ":"))
+            out.appendDecimal(line)
+        } else {
+            out.append(contentsOf: ": seq ".utf8)
+            out.appendDecimal(seq)
+        }
+        out.append(UInt8(ascii: ":"))
     }
 
     /// The seqs that go after the message: `(seq 13; related: 6, 7)` when the
     /// location is a line (so the seq is not lost), `(related: 6, 7)` when it
     /// is the seq; empty when there is nothing to add.
     public var seqNote: String {
-        let related = self.related.isEmpty ? nil : "related: " + self.related.map(String.init).joined(separator: ", ")
-        if line != nil { return " (seq \(seq)" + (related.map { "; " + $0 } ?? "") + ")" }
-        return related.map { " (\($0))" } ?? ""
+        var out: [UInt8] = []
+        appendSeqNote(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// ``seqNote`` appended to `out` as UTF-8.
+    package func appendSeqNote(to out: inout [UInt8]) {
+        if line != nil {
+            out.append(contentsOf: " (seq ".utf8)
+            out.appendDecimal(seq)
+            if !related.isEmpty { out.append(contentsOf: "; ".utf8) }
+        } else if !related.isEmpty {
+            out.append(contentsOf: " (".utf8)
+        } else {
+            return
+        }
+        if !related.isEmpty {
+            out.append(contentsOf: "related: ".utf8)
+            for (i, seq) in related.enumerated() {
+                if i > 0 { out.append(contentsOf: ", ".utf8) }
+                out.appendDecimal(seq)
+            }
+        }
+        out.append(UInt8(ascii: ")"))
     }
 }

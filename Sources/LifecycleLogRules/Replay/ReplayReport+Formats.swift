@@ -28,39 +28,14 @@ extension ReplayReport {
     /// made on the way: `replay --assert` writes every finding through here, and the
     /// interpolated line cost about 9,000 instructions.
     package static func appendTextLine(_ f: Finding, trace: String, to out: inout [UInt8]) {
-        // ``Finding/location(in:)``
-        out.append(contentsOf: VisibleText.escape(trace).utf8)
-        if let line = f.line {
-            out.append(UInt8(ascii: ":"))
-            out.appendDecimal(line)
-            out.append(UInt8(ascii: ":"))
-        } else {
-            out.append(contentsOf: ": seq ".utf8)
-            out.appendDecimal(f.seq)
-            out.append(UInt8(ascii: ":"))
-        }
+        f.appendLocation(in: trace, to: &out)
         out.append(UInt8(ascii: " "))
         out.append(contentsOf: f.severity.rawValue.utf8)
         out.append(contentsOf: ": [".utf8)
         out.append(contentsOf: f.rule.rawValue.utf8)
         out.append(contentsOf: "] ".utf8)
         out.append(contentsOf: VisibleText.escape(f.message).utf8)
-        // ``Finding/seqNote``
-        if f.line != nil {
-            out.append(contentsOf: " (seq ".utf8)
-            out.appendDecimal(f.seq)
-            if !f.related.isEmpty { out.append(contentsOf: "; ".utf8) }
-        } else if !f.related.isEmpty {
-            out.append(contentsOf: " (".utf8)
-        }
-        if !f.related.isEmpty {
-            out.append(contentsOf: "related: ".utf8)
-            for (i, seq) in f.related.enumerated() {
-                if i > 0 { out.append(contentsOf: ", ".utf8) }
-                out.appendDecimal(seq)
-            }
-        }
-        if f.line != nil || !f.related.isEmpty { out.append(UInt8(ascii: ")")) }
+        f.appendSeqNote(to: &out)
         out.append(UInt8(ascii: "\n"))
     }
 
