@@ -140,24 +140,17 @@ package enum OutputFile {
     /// mark and white space, starts a JSON object or a `#` comment. A missing
     /// or empty file does not.
     package static func startsLikeJSONLines(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 512)
-        let count = read(fd, &head, head.count)
-        guard count > 0 else { return false }
-        if count >= 20 {
-            let magic = UInt32(head[16]) | UInt32(head[17]) << 8 | UInt32(head[18]) << 16 | UInt32(head[19]) << 24
-            if magic == LMDBFileCheck.magic { return false }
-        }
+        guard let head = head(of: path), !isTraceFile(head) else { return false }
+        let count = head.count
         var i = 0
         if count >= 3, head[0] == 0xEF, head[1] == 0xBB, head[2] == 0xBF { i = 3 }
         while i < count, head[i] == 0x20 || head[i] == 0x09 || head[i] == 0x0A || head[i] == 0x0D { i += 1 }
         return i < count && (head[i] == UInt8(ascii: "{") || head[i] == UInt8(ascii: "#"))
     }
 
-    /// What the existing file at `path` holds, judged by its first bytes.
-    package static func existingKind(_ path: String) -> Kind? {
+    /// The first 512 bytes of the file at `path` (fewer in a shorter file); `nil` for a file that
+    /// cannot be read or is empty.
+    private static func head(of path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -165,10 +158,19 @@ package enum OutputFile {
         let count = read(fd, &head, head.count)
         guard count > 0 else { return nil }
         head.removeSubrange(count...)
-        if count >= 20 {
-            let magic = UInt32(head[16]) | UInt32(head[17]) << 8 | UInt32(head[18]) << 16 | UInt32(head[19]) << 24
-            if magic == LMDBFileCheck.magic { return .traceFile }
-        }
+        return head
+    }
+
+    /// Whether `head`, a file's first bytes, holds LMDB's magic number where a trace file has it.
+    private static func isTraceFile(_ head: [UInt8]) -> Bool {
+        guard head.count >= 20 else { return false }
+        return UInt32(head[16]) | UInt32(head[17]) << 8 | UInt32(head[18]) << 16 | UInt32(head[19]) << 24 == LMDBFileCheck.magic
+    }
+
+    /// What the existing file at `path` holds, judged by its first bytes.
+    package static func existingKind(_ path: String) -> Kind? {
+        guard let head = head(of: path) else { return nil }
+        if isTraceFile(head) { return .traceFile }
         var text = String(decoding: head, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let start = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
