@@ -149,20 +149,9 @@ public struct LifecycleEvent: Sendable, Hashable {
     /// The kind's name as written in the `event` field.
     public var name: String {
         switch kind {
-        case .launch: return "launch"
-        case .terminate: return "terminate"
-        case .kill: return "kill"
-        case .open: return "open"
-        case .dismiss: return "dismiss"
-        case .phase: return "phase"
-        case .delegate: return "delegate"
-        case .write: return "write"
-        case .read: return "read"
-        case .save: return "save"
-        case .activity: return "activity"
-        case .mark: return "mark"
         case .diagnostic: return "diagnostic"
         case .unknown(let name): return name
+        default: return tag.name  // the stored format's table of kinds (EventTag)
         }
     }
 
